@@ -1,0 +1,38 @@
+package org.sparknmt.testkit;
+
+import java.io.IOException;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
+
+/**
+ * A real in-process HDFS shared by the tests of one class.
+ *
+ * <p>Register with {@code @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();}.
+ */
+public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback {
+  private EmbeddedHdfs hdfs;
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws IOException {
+    hdfs = EmbeddedHdfs.start(BuildDirs.fresh("hdfs-" + context.getRequiredTestClass().getSimpleName()), true);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+  }
+
+  /** The running HDFS: its URI, paths on it, and the MiniDFSCluster for fault tests. */
+  public EmbeddedHdfs hdfs() {
+    return hdfs;
+  }
+
+  /** A Hadoop URI string for an absolute {@code path} on this HDFS. */
+  public String path(String path) {
+    return hdfs.path(path);
+  }
+}

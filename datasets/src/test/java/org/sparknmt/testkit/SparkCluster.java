@@ -1,0 +1,59 @@
+package org.sparknmt.testkit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One real Spark context per test class, by default on {@code local-cluster[2,1,1024]}: a master, a
+ * worker and two executor JVMs, started for real. The executors get this JVM's classpath, and
+ * surefire sets {@code SPARK_HOME} and {@code SPARK_SCALA_VERSION} as local-cluster requires.
+ */
+public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
+  private final String master;
+  private JavaSparkContext sc;
+
+  /** Two executor JVMs with one core and 1 GiB each. */
+  public SparkCluster() {
+    this("local-cluster[2,1,1024]");
+  }
+
+  public SparkCluster(String master) {
+    this.master = master;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    Path work = BuildDirs.fresh("spark-" + context.getRequiredTestClass().getSimpleName());
+    Files.createDirectories(BuildDirs.root().resolve("spark-home/jars"));
+    String buildDir = BuildDirs.root().toString();
+    SparkConf conf = new SparkConf()
+        .setMaster(master)
+        .setAppName(context.getRequiredTestClass().getSimpleName())
+        .set("spark.ui.enabled", "false")
+        .set("spark.local.dir", work.resolve("local").toString())
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.hadoop.dfs.replication", "1")
+        .set("spark.executor.extraClassPath", BuildDirs.classpath())
+        .set("spark.executor.extraJavaOptions",
+            "-Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
+                + " -Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile", ""))
+        .set("spark.worker.dir", work.resolve("worker").toString());
+    sc = new JavaSparkContext(conf);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (sc != null) {
+      sc.stop();
+    }
+  }
+
+  public JavaSparkContext sc() {
+    return sc;
+  }
+}

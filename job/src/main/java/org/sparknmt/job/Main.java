@@ -1,0 +1,34 @@
+package org.sparknmt.job;
+
+import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.smoke.SmokeCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code sparknmt <command> [options]}: the one entry point of the jar, for {@code spark-submit}
+ * and for local runs. Exit codes: 0 ok, 2 usage error, 1 failure.
+ */
+@Command(
+    name = "sparknmt",
+    mixinStandardHelpOptions = true,
+    versionProvider = Versions.Provider.class,
+    description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
+    subcommands = {VersionCommand.class, SmokeCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+  }
+
+  /** Builds the command line with sparknmt's exit codes and error reporting. */
+  public static CommandLine commandLine() {
+    return ExitCodes.configure(new CommandLine(new Main()));
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+}

@@ -1,0 +1,86 @@
+package org.sparknmt.model;
+
+/**
+ * The hyper-parameters of the Transformer ("Attention is all you need", Table 3), in the paper's
+ * symbols. Validated once here; the message names the configuration key ({@code model.<key>}).
+ *
+ * @param dModel d_model, the width of every sublayer's output
+ * @param heads h, the number of attention heads; d_k = d_v = d_model / h
+ * @param dFf d_ff, the inner width of the position-wise feed-forward network
+ * @param layers N, the number of encoder layers and of decoder layers
+ * @param maxLength the longest sequence (in subword tokens) the positional encoding covers
+ * @param dropout P_drop on embeddings and residual branches
+ * @param attentionDropout dropout on the attention weights
+ * @param labelSmoothing epsilon_ls of the label-smoothed cross-entropy
+ * @param shareEmbeddings one matrix for source embedding, target embedding and output projection
+ * @param preNorm LayerNorm before each sublayer (pre-LN) instead of after the residual add (post-LN, the paper)
+ * @param learnedPositions learned positional embeddings instead of the sinusoidal encoding
+ */
+public record TransformerConfig(
+    int dModel,
+    int heads,
+    int dFf,
+    int layers,
+    int maxLength,
+    double dropout,
+    double attentionDropout,
+    double labelSmoothing,
+    boolean shareEmbeddings,
+    boolean preNorm,
+    boolean learnedPositions) {
+
+  public TransformerConfig {
+    requirePositive("d_model", dModel);
+    requirePositive("heads", heads);
+    requirePositive("d_ff", dFf);
+    requirePositive("layers", layers);
+    requirePositive("max_length", maxLength);
+    if (dModel % heads != 0) {
+      throw new IllegalArgumentException(
+          "d_model (" + dModel + ") must be divisible by heads (" + heads + ")");
+    }
+    if (dModel % 2 != 0) {
+      throw new IllegalArgumentException("d_model (" + dModel + ") must be even for the sinusoidal encoding");
+    }
+    requireProbability("dropout", dropout);
+    requireProbability("attention_dropout", attentionDropout);
+    requireProbability("label_smoothing", labelSmoothing);
+  }
+
+  /** d_k = d_v = d_model / h. */
+  public int dHead() {
+    return dModel / heads;
+  }
+
+  /** A model for tests and the quickstart: trains in seconds on two cores. */
+  public static TransformerConfig tiny() {
+    return new TransformerConfig(64, 4, 128, 2, 128, 0.1, 0.0, 0.1, true, false, false);
+  }
+
+  /** The size of the PyTorch peer benchmark and of the Multi30k recipe. */
+  public static TransformerConfig small() {
+    return new TransformerConfig(256, 4, 1024, 3, 256, 0.1, 0.0, 0.1, true, false, false);
+  }
+
+  /** The paper's base model. */
+  public static TransformerConfig base() {
+    return new TransformerConfig(512, 8, 2048, 6, 512, 0.1, 0.0, 0.1, true, false, false);
+  }
+
+  /** The paper's big model. */
+  public static TransformerConfig big() {
+    return new TransformerConfig(1024, 16, 4096, 6, 512, 0.3, 0.0, 0.1, true, false, false);
+  }
+
+  private static void requirePositive(String key, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(key + " must be positive, got " + value);
+    }
+  }
+
+  private static void requireProbability(String key, double value) {
+    if (!(value >= 0 && value < 1)) {
+      throw new IllegalArgumentException(key + " must be in [0, 1), got " + value);
+    }
+  }
+}
