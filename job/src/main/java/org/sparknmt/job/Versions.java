@@ -38,7 +38,7 @@ public final class Versions {
     versions.put("DL4J", built().getProperty("dl4j"));
     Map<Object, Object> env = Nd4j.getExecutioner().getEnvironmentInformation();
     versions.put("ND4J backend", Nd4j.getBackend().getClass().getSimpleName()
-        + " (nd4j-native " + built().getProperty("nd4j.classifier") + ", " + env.get("cores") + " cores)");
+        + " (nd4j-native " + NativeLibrary.build() + ", " + env.get("cores") + " cores)");
     versions.put("BLAS", String.valueOf(env.get("blas.vendor")));
     versions.put("Java", System.getProperty("java.vm.name") + " " + Runtime.version());
     return versions;

@@ -44,8 +44,8 @@ public final class JobConfig {
       merged = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false))
           .withFallback(merged);
     }
-    for (int i = overrides.size() - 1; i >= 0; i--) {
-      merged = parseOverride(overrides.get(i)).withFallback(merged);
+    for (String override : overrides) {
+      merged = parseOverride(override).withFallback(merged);
     }
     Config resolved = merged.resolve();
     rejectUnknownKeys(resolved, defaults);

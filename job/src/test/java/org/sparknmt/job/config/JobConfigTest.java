@@ -1,0 +1,115 @@
+package org.sparknmt.job.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknmt.model.TransformerConfig;
+
+class JobConfigTest {
+  @TempDir Path dir;
+
+  @Test
+  void defaultsBindToTheModelRecord() {
+    TransformerConfig model = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
+    assertEquals(TransformerConfig.small(), model);
+  }
+
+  @Test
+  void fileOverridesDefaultsAndSetOverridesFile() throws IOException {
+    Path file = write("model { layers = 2, d_model = 128 }\n");
+    TransformerConfig model = JobConfig.load(file, List.of("model.layers=6", "model.pre_norm=true"))
+        .bind("model", TransformerConfig.class);
+    assertEquals(6, model.layers());
+    assertEquals(128, model.dModel());
+    assertTrue(model.preNorm());
+    assertEquals(4, model.heads());
+  }
+
+  @Test
+  void laterSetWins() {
+    TransformerConfig model = JobConfig.load(null, List.of("model.layers=2", "model.layers=5"))
+        .bind("model", TransformerConfig.class);
+    assertEquals(5, model.layers());
+  }
+
+  @Test
+  void unknownKeyInFileNamesKeyAndFile() throws IOException {
+    Path file = write("model {\n  layers = 2\n  dmodel = 128\n}\n");
+    ConfigException e = assertThrows(ConfigException.class, () -> JobConfig.load(file, List.of()));
+    assertTrue(e.getMessage().contains("model.dmodel"), e.getMessage());
+    assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
+    assertTrue(e.getMessage().contains(": 3"), "line number missing: " + e.getMessage());
+    assertTrue(e.getMessage().contains("d_model"), "known keys not listed: " + e.getMessage());
+  }
+
+  @Test
+  void unknownKeyInSetNamesTheOverride() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> JobConfig.load(null, List.of("model.lyers=6")));
+    assertTrue(e.getMessage().contains("model.lyers"), e.getMessage());
+    assertTrue(e.getMessage().contains("--set model.lyers=6"), e.getMessage());
+  }
+
+  @Test
+  void illTypedKeyNamesKeyAndFile() throws IOException {
+    Path file = write("model.layers = many\n");
+    JobConfig config = JobConfig.load(file, List.of());
+    ConfigException e = assertThrows(ConfigException.class, () -> config.bind("model", TransformerConfig.class));
+    assertTrue(e.getMessage().contains("layers"), e.getMessage());
+    assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
+  }
+
+  @Test
+  void invalidCombinationIsRejectedNamingTheSection() {
+    JobConfig config = JobConfig.load(null, List.of("model.d_model=100", "model.heads=3"));
+    ConfigException e = assertThrows(ConfigException.class, () -> config.bind("model", TransformerConfig.class));
+    assertTrue(e.getMessage().contains("model"), e.getMessage());
+    assertTrue(e.getMessage().contains("divisible by heads"), e.getMessage());
+  }
+
+  @Test
+  void setWithoutEqualsIsAUsageError() {
+    ConfigException e = assertThrows(ConfigException.class, () -> JobConfig.load(null, List.of("model.layers")));
+    assertTrue(e.getMessage().contains("key=value"), e.getMessage());
+  }
+
+  @Test
+  void missingFileIsNamed() {
+    Path missing = dir.resolve("nope.conf");
+    ConfigException e = assertThrows(ConfigException.class, () -> JobConfig.load(missing, List.of()));
+    assertTrue(e.getMessage().contains("nope.conf"), e.getMessage());
+  }
+
+  @Test
+  void shippedConfigFilesAreValid() throws IOException {
+    Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");
+    try (var files = Files.list(conf)) {
+      List<Path> hocon = files.filter(p -> p.toString().endsWith(".conf")).toList();
+      assertTrue(!hocon.isEmpty(), "no conf/*.conf found in " + conf);
+      for (Path file : hocon) {
+        JobConfig.load(file, List.of()).bind("model", TransformerConfig.class);
+      }
+    }
+  }
+
+  @Test
+  void componentNamesMapToSnakeCaseKeys() {
+    assertEquals("d_model", RecordBinder.keyOf("dModel"));
+    assertEquals("max_tokens", RecordBinder.keyOf("maxTokens"));
+    assertEquals("layers", RecordBinder.keyOf("layers"));
+  }
+
+  private Path write(String hocon) throws IOException {
+    Path file = dir.resolve("test.conf");
+    Files.writeString(file, hocon);
+    return file;
+  }
+}
