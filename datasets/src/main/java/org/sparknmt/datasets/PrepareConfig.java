@@ -1,0 +1,81 @@
+package org.sparknmt.datasets;
+
+/**
+ * The {@code data} section: how {@code sparknmt prepare} filters, learns the vocabulary, and packs
+ * batches. Validated once here; messages name the key ({@code data.<key>}).
+ *
+ * @param vocabSize the joint subword vocabulary size, reserved ids and byte fallback included
+ * @param characterCoverage the share of character occurrences the vocabulary's alphabet covers;
+ *     rarer characters are encoded as UTF-8 bytes (as SentencePiece's {@code --character_coverage})
+ * @param maxWords a pair with more space-separated words on either side is rejected
+ * @param maxChars a pair with more characters (code points) on either side is rejected
+ * @param maxLengthRatio a pair whose word counts differ by more than this factor is rejected
+ * @param maxSubwords a pair with more subword tokens on either side (before BOS/EOS) is rejected
+ * @param maxTokens the token budget of one batch, padding included (fairseq's {@code --max-tokens})
+ * @param maxSentences the most pairs in one batch; 0 for no limit besides {@code max_tokens}
+ * @param shards the number of shard files of the training set
+ * @param partitions the Spark partitions of the shuffles (join, length sort)
+ * @param validFraction the share of pairs held out as the valid set when no valid files are given
+ * @param seed the one seed of every random choice: valid split, order within a length, batch order
+ */
+public record PrepareConfig(
+    int vocabSize,
+    double characterCoverage,
+    int maxWords,
+    int maxChars,
+    double maxLengthRatio,
+    int maxSubwords,
+    int maxTokens,
+    int maxSentences,
+    int shards,
+    int partitions,
+    double validFraction,
+    long seed) {
+
+  /** The smallest vocabulary: 4 reserved ids, 256 bytes, the word marker and a few symbols. */
+  public static final int MIN_VOCAB_SIZE = 300;
+
+  public PrepareConfig {
+    if (vocabSize < MIN_VOCAB_SIZE) {
+      throw new IllegalArgumentException("vocab_size must be at least " + MIN_VOCAB_SIZE + ", was " + vocabSize);
+    }
+    if (!(characterCoverage > 0 && characterCoverage <= 1)) {
+      throw new IllegalArgumentException("character_coverage must be in (0, 1], was " + characterCoverage);
+    }
+    requirePositive("max_words", maxWords);
+    requirePositive("max_chars", maxChars);
+    if (!(maxLengthRatio >= 1)) {
+      throw new IllegalArgumentException("max_length_ratio must be at least 1, was " + maxLengthRatio);
+    }
+    requirePositive("max_subwords", maxSubwords);
+    if (maxTokens < maxSubwords + 1) {
+      throw new IllegalArgumentException("max_tokens (" + maxTokens + ") must hold one pair of max_subwords + 1 ("
+          + (maxSubwords + 1) + ") tokens");
+    }
+    if (maxSentences < 0) {
+      throw new IllegalArgumentException("max_sentences must be 0 (no limit) or positive, was " + maxSentences);
+    }
+    requirePositive("shards", shards);
+    requirePositive("partitions", partitions);
+    if (!(validFraction >= 0 && validFraction < 1)) {
+      throw new IllegalArgumentException("valid_fraction must be in [0, 1), was " + validFraction);
+    }
+  }
+
+  /** The same configuration with another valid fraction (the {@code --valid-fraction} option). */
+  public PrepareConfig withValidFraction(double fraction) {
+    return new PrepareConfig(vocabSize, characterCoverage, maxWords, maxChars, maxLengthRatio, maxSubwords,
+        maxTokens, maxSentences, shards, partitions, fraction, seed);
+  }
+
+  /** Small limits for tests: vocabulary 400, batches of 64 tokens, 2 shards. */
+  public static PrepareConfig small() {
+    return new PrepareConfig(400, 1.0, 80, 400, 9.0, 60, 256, 0, 2, 2, 0.0, 17);
+  }
+
+  private static void requirePositive(String key, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(key + " must be positive, was " + value);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package org.sparknmt.datasets.vocab;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Learns BPE merges from a word-frequency table (Sennrich et al. 2016, Algorithm 1), the way
+ * subword-nmt does: the table is what the executors count, so only it reaches the driver. Each step
+ * merges the most frequent adjacent pair, ties broken by the smaller (left, right) ids, so the
+ * result depends only on the table. Pair counts are updated incrementally in the words that hold
+ * the merged pair.
+ */
+public final class BpeLearner {
+  private BpeLearner() {}
+
+  /**
+   * @param wordCounts space-free words of normalized text and their counts
+   * @param vocabSize the size of the vocabulary to reach (fewer when no pair occurs twice)
+   * @param characterCoverage the share of character occurrences the alphabet must cover
+   */
+  public static BpeModel learn(Map<String, Long> wordCounts, int vocabSize, double characterCoverage) {
+    TreeMap<String, Long> sorted = new TreeMap<>(wordCounts);
+    int[] alphabet = alphabet(sorted, vocabSize - SpecialTokens.FIRST_CHAR, characterCoverage);
+    Map<Integer, Integer> charIds = new HashMap<>();
+    for (int i = 0; i < alphabet.length; i++) {
+      charIds.put(alphabet[i], SpecialTokens.FIRST_CHAR + i);
+    }
+    int[][] words = new int[sorted.size()][];
+    long[] freq = new long[sorted.size()];
+    int w = 0;
+    for (Map.Entry<String, Long> entry : sorted.entrySet()) {
+      words[w] = symbols(entry.getKey(), charIds);
+      freq[w++] = entry.getValue();
+    }
+    int merges = Math.max(0, vocabSize - SpecialTokens.FIRST_CHAR - alphabet.length);
+    return new BpeModel(alphabet, new PairMerger(words, freq).learn(merges, SpecialTokens.FIRST_CHAR + alphabet.length));
+  }
+
+  /** The most frequent characters covering the share asked for, most frequent first, at most {@code limit}. */
+  static int[] alphabet(Map<String, Long> wordCounts, int limit, double coverage) {
+    Map<Integer, Long> counts = new HashMap<>();
+    long total = 0;
+    for (Map.Entry<String, Long> entry : wordCounts.entrySet()) {
+      String word = entry.getKey();
+      for (int i = 0; i < word.length(); ) {
+        int cp = word.codePointAt(i);
+        i += Character.charCount(cp);
+        if (cp != SpecialTokens.WORD_CHAR) {
+          counts.merge(cp, entry.getValue(), Long::sum);
+          total += entry.getValue();
+        }
+      }
+    }
+    List<Map.Entry<Integer, Long>> byCount = new ArrayList<>(counts.entrySet());
+    byCount.sort(Map.Entry.<Integer, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+    int[] alphabet = new int[Math.min(limit, byCount.size())];
+    long covered = 0;
+    int n = 0;
+    while (n < alphabet.length && covered < coverage * total) {
+      alphabet[n] = byCount.get(n).getKey();
+      covered += byCount.get(n++).getValue();
+    }
+    return Arrays.copyOf(alphabet, n);
+  }
+
+  /** The marker then one id per character; -1 for a character outside the alphabet (it never merges). */
+  private static int[] symbols(String word, Map<Integer, Integer> charIds) {
+    int[] symbols = new int[word.codePointCount(0, word.length()) + 1];
+    symbols[0] = SpecialTokens.WORD;
+    int n = 1;
+    for (int i = 0; i < word.length(); ) {
+      int cp = word.codePointAt(i);
+      i += Character.charCount(cp);
+      symbols[n++] = charIds.getOrDefault(cp, -1);
+    }
+    return symbols;
+  }
+
+  /** The merge loop over symbol sequences with incrementally maintained pair counts. */
+  private static final class PairMerger {
+    private final int[][] words;
+    private final long[] freq;
+    private final Map<Long, Long> pairCounts = new HashMap<>();
+    private final Map<Long, List<Integer>> wordsWithPair = new HashMap<>();
+    /** Entries {count, pair}; stale ones (count no longer current) are skipped when polled. */
+    private final PriorityQueue<long[]> queue = new PriorityQueue<>(
+        Comparator.<long[]>comparingLong(e -> -e[0]).thenComparingLong(e -> e[1]));
+    private final int[] visited;
+
+    PairMerger(int[][] words, long[] freq) {
+      this.words = words;
+      this.freq = freq;
+      this.visited = new int[words.length];
+      Arrays.fill(visited, -1);
+      for (int w = 0; w < words.length; w++) {
+        count(w, +1, null);
+        for (long pair : pairsOf(words[w])) {
+          wordsWithPair.computeIfAbsent(pair, k -> new ArrayList<>()).add(w);
+        }
+      }
+      pairCounts.forEach((pair, count) -> queue.add(new long[] {count, pair}));
+    }
+
+    int[][] learn(int merges, int firstId) {
+      List<int[]> learned = new ArrayList<>();
+      while (learned.size() < merges) {
+        long[] best = queue.poll();
+        if (best == null) {
+          break;
+        }
+        if (pairCounts.getOrDefault(best[1], 0L) != best[0]) {
+          continue;
+        }
+        if (best[0] < 2) {
+          break;
+        }
+        int step = learned.size();
+        learned.add(new int[] {left(best[1]), right(best[1])});
+        apply(best[1], firstId + step, step);
+      }
+      return learned.toArray(int[][]::new);
+    }
+
+    private void apply(long pair, int newId, int step) {
+      Set<Long> changed = new HashSet<>();
+      for (int w : wordsWithPair.remove(pair)) {
+        if (visited[w] == step) {
+          continue;
+        }
+        visited[w] = step;
+        int[] merged = replace(words[w], left(pair), right(pair), newId);
+        if (merged == words[w]) {
+          continue;
+        }
+        count(w, -1, changed);
+        words[w] = merged;
+        count(w, +1, changed);
+        for (long p : pairsOf(merged)) {
+          if (left(p) == newId || right(p) == newId) {
+            List<Integer> holders = wordsWithPair.computeIfAbsent(p, k -> new ArrayList<>());
+            if (holders.isEmpty() || holders.get(holders.size() - 1) != w) {
+              holders.add(w);
+            }
+          }
+        }
+      }
+      pairCounts.remove(pair);
+      for (long p : changed) {
+        Long count = pairCounts.get(p);
+        if (count != null && count > 0) {
+          queue.add(new long[] {count, p});
+        }
+      }
+    }
+
+    private void count(int w, int sign, Set<Long> changed) {
+      int[] s = words[w];
+      for (int i = 0; i + 1 < s.length; i++) {
+        if (s[i] >= 0 && s[i + 1] >= 0) {
+          long p = key(s[i], s[i + 1]);
+          long now = pairCounts.merge(p, sign * freq[w], Long::sum);
+          if (now == 0) {
+            pairCounts.remove(p);
+          }
+          if (changed != null) {
+            changed.add(p);
+          }
+        }
+      }
+    }
+
+    private static long[] pairsOf(int[] s) {
+      long[] pairs = new long[Math.max(0, s.length - 1)];
+      int n = 0;
+      for (int i = 0; i + 1 < s.length; i++) {
+        if (s[i] >= 0 && s[i + 1] >= 0) {
+          pairs[n++] = key(s[i], s[i + 1]);
+        }
+      }
+      return Arrays.copyOf(pairs, n);
+    }
+
+    /** Left-to-right, non-overlapping replacement of (a, b) by {@code id}; the same array when absent. */
+    private static int[] replace(int[] s, int a, int b, int id) {
+      int[] out = null;
+      int n = 0;
+      for (int i = 0; i < s.length; i++) {
+        if (i + 1 < s.length && s[i] == a && s[i + 1] == b) {
+          if (out == null) {
+            out = Arrays.copyOf(s, s.length);
+            n = i;
+          }
+          out[n++] = id;
+          i++;
+        } else if (out != null) {
+          out[n++] = s[i];
+        }
+      }
+      return out == null ? s : Arrays.copyOf(out, n);
+    }
+  }
+
+  static long key(int left, int right) {
+    return ((long) left << 32) | right;
+  }
+
+  static int left(long key) {
+    return (int) (key >>> 32);
+  }
+
+  static int right(long key) {
+    return (int) key;
+  }
+}

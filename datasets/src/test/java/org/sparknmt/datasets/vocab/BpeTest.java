@@ -1,0 +1,84 @@
+package org.sparknmt.datasets.vocab;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.sparknmt.datasets.clean.Normalizer;
+
+class BpeTest {
+  private static final List<String> CORPUS = List.of(
+      "the lower the newer the widest", "a low lower lowest slow", "new newer newest wide wider widest",
+      "Zwei junge Männer spielen im Schnee.", "Ein Hund läuft über die Wiese.");
+
+  private static Map<String, Long> counts(List<String> sentences) {
+    Map<String, Long> counts = new HashMap<>();
+    for (String s : sentences) {
+      for (String w : Normalizer.normalize(s).split(" ")) {
+        counts.merge(w, 1L, Long::sum);
+      }
+    }
+    return counts;
+  }
+
+  @Test
+  void learnsTheMostFrequentPairFirst() {
+    Map<String, Long> counts = Map.of("low", 5L, "lower", 2L, "newest", 6L, "widest", 3L);
+    BpeModel model = BpeLearner.learn(counts, 300, 1.0);
+    // "es" (9) and "st" (9) tie with ... "▁"+"n"? No: e-s and s-t occur 9 times each; the lower ids win.
+    String first = model.piece(model.firstMergeId());
+    assertTrue(first.equals("es") || first.equals("st"), first);
+    assertEquals(SpecialTokens.FIRST_CHAR + model.alphabet().length + model.merges(), model.size());
+  }
+
+  @Test
+  void isDeterministicAndRoundTripsThroughJson() {
+    BpeModel a = BpeLearner.learn(counts(CORPUS), 320, 1.0);
+    BpeModel b = BpeLearner.learn(new HashMap<>(counts(CORPUS)), 320, 1.0);
+    assertArrayEquals(a.toJson(), b.toJson());
+    BpeModel read = BpeModel.fromJson(a.toJson());
+    assertEquals(a.sha256(), read.sha256());
+    assertEquals(64, a.sha256().length());
+  }
+
+  @Test
+  void rejectsAForeignFile() {
+    byte[] json = "{\"format\":\"other\",\"size\":1,\"reserved\":[],\"alphabet\":[],\"merges\":[]}"
+        .getBytes(StandardCharsets.UTF_8);
+    assertThrows(IllegalArgumentException.class, () -> BpeModel.fromJson(json));
+  }
+
+  @Test
+  void encodesLosslesslyIncludingAdversarialText() {
+    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(counts(CORPUS), 330, 0.98));
+    List<String> texts = List.of(
+        "the newest lower widest", "Zwei Männer", "emoji 😀 👨‍👩‍👧 🇩🇪 ok",
+        "combining e\u0301 a\u0308\u0301 \u0915\u094D\u0937", "CJK 漢字かなカナ한국어", "RTL עברית العربية ‏mixed‏",
+        "digits 0123456789 ١٢٣", "punct !!!??? ... ---- «»„“", "literal ▁ marker ▁▁x▁", "x", "\uD800\uDC00 ok",
+        "tab-free \u200B zero width");
+    for (String raw : texts) {
+      String s = Normalizer.normalize(raw);
+      int[] ids = encoder.encode(s);
+      assertEquals(s, encoder.decode(ids), raw);
+      for (int id : ids) {
+        assertTrue(id > SpecialTokens.UNK && id < encoder.model().size(), "id " + id + " in " + raw);
+      }
+    }
+    assertArrayEquals(new int[0], encoder.encode(""));
+  }
+
+  @Test
+  void mergesFrequentWordsIntoFewTokens() {
+    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(counts(CORPUS), 400, 1.0));
+    assertEquals(1, encoder.encode("the").length);
+    int[] bytes = encoder.encode("😀");
+    assertEquals(1 + 4, bytes.length, "marker plus four UTF-8 bytes");
+    assertEquals("<0xF0>", encoder.model().piece(bytes[1]));
+  }
+}

@@ -1,0 +1,45 @@
+package org.sparknmt.model.nn;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.LogSoftMax;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Section 3.4, the output projection to the vocabulary ("pre-softmax linear transformation"),
+ * either its own [d_model, vocab] matrix and bias or the shared embedding matrix transposed.
+ */
+public final class Generator {
+  private final Params params;
+  private final Linear projection;
+  private final String sharedEmbedding;
+  private INDArray x;
+
+  /** sharedEmbedding: the name of the [vocab, d_model] embedding to reuse, or null for an own projection. */
+  public Generator(Params params, String name, int dModel, int vocabSize, String sharedEmbedding) {
+    this.params = params;
+    this.sharedEmbedding = sharedEmbedding;
+    this.projection = sharedEmbedding == null ? new Linear(params, name, dModel, vocabSize, true) : null;
+  }
+
+  /** [n, d_model] -> logits [n, vocab]. */
+  public INDArray logits(INDArray decoderOutput) {
+    if (projection != null) {
+      return projection.forward(decoderOutput);
+    }
+    x = decoderOutput;
+    return Nd4j.gemm(decoderOutput, params.value(sharedEmbedding), false, true);
+  }
+
+  /** log softmax over the vocabulary, [n, vocab]. */
+  public static INDArray logSoftmax(INDArray logits) {
+    return Nd4j.exec(new LogSoftMax(logits, -1))[0];
+  }
+
+  public INDArray backward(INDArray dLogits) {
+    if (projection != null) {
+      return projection.backward(dLogits);
+    }
+    params.gradient(sharedEmbedding).addi(Nd4j.gemm(dLogits, x, true, false));
+    return Nd4j.gemm(dLogits, params.value(sharedEmbedding), false, false);
+  }
+}

@@ -1,0 +1,37 @@
+package org.sparknmt.model.nn;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/** A linear map of row vectors, y = x·W + b (W: [in, out]), as every projection of the paper. */
+public final class Linear {
+  private final Params params;
+  private final String w;
+  private final String b;
+  private INDArray x;
+
+  public Linear(Params params, String name, int in, int out, boolean bias) {
+    this.params = params;
+    this.w = params.declare(name + ".w", Params.Init.XAVIER, in, out);
+    this.b = bias ? params.declare(name + ".b", Params.Init.ZEROS, out) : null;
+  }
+
+  /** [n, in] -> [n, out]. */
+  public INDArray forward(INDArray input) {
+    x = input;
+    INDArray y = input.mmul(params.value(w));
+    if (b != null) {
+      y.addiRowVector(params.value(b));
+    }
+    return y;
+  }
+
+  /** Accumulates dW = xᵀ·dy and db = Σ_rows dy; returns dx = dy·Wᵀ. */
+  public INDArray backward(INDArray dy) {
+    params.gradient(w).addi(Nd4j.gemm(x, dy, true, false));
+    if (b != null) {
+      params.gradient(b).addi(dy.sum(0));
+    }
+    return Nd4j.gemm(dy, params.value(w), false, true);
+  }
+}

@@ -1,0 +1,118 @@
+package org.sparknmt.model.nn;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.model.TransformerConfig;
+
+/**
+ * Figure 1, the encoder-decoder Transformer, with an explicit backward pass: the Annotated
+ * Transformer's {@code make_model} over {@link Params}. Not thread-safe: each forward pass keeps
+ * what its backward pass needs.
+ */
+public final class Transformer {
+  /** The parameter name of the shared source/target embedding and output projection. */
+  public static final String SHARED_EMBEDDING = "embedding";
+
+  private final TransformerConfig config;
+  private final int vocabSize;
+  private final Params params;
+  private final Encoder encoder;
+  private final Decoder decoder;
+  private final Generator generator;
+  private TransformerBatch batch;
+  private INDArray decoderOutput;
+
+  public Transformer(TransformerConfig config, int vocabSize, Params params) {
+    if (vocabSize <= 0) {
+      throw new IllegalArgumentException("vocabulary size must be positive, got " + vocabSize);
+    }
+    this.config = config;
+    this.vocabSize = vocabSize;
+    this.params = params;
+    String srcEmbedding;
+    String tgtEmbedding;
+    if (config.shareEmbeddings()) {
+      srcEmbedding = params.declare(SHARED_EMBEDDING, Params.Init.EMBEDDING, vocabSize, config.dModel());
+      tgtEmbedding = srcEmbedding;
+    } else {
+      srcEmbedding = params.declare("source_embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
+      tgtEmbedding = params.declare("target_embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
+    }
+    this.encoder = new Encoder(params, "encoder", config, srcEmbedding);
+    this.decoder = new Decoder(params, "decoder", config, tgtEmbedding);
+    this.generator = new Generator(params, "generator", config.dModel(), vocabSize,
+        config.shareEmbeddings() ? tgtEmbedding : null);
+  }
+
+  /** The parameter layout of a model of this size, without binding any values. */
+  public static Params layout(TransformerConfig config, int vocabSize) {
+    Params p = new Params();
+    new Transformer(config, vocabSize, p);
+    return p;
+  }
+
+  /** Encodes the source side: [size·t_src, d_model]. */
+  public INDArray encode(int size, int[] source, INDArray sourceKeep, DataType type, boolean training) {
+    int ts = source.length / size;
+    return encoder.forward(source, size, AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type), training);
+  }
+
+  /** Decodes every target position at once (teacher forcing, or a whole prefix while searching): [size·t_tgt, d_model]. */
+  public INDArray decode(int size, int[] targetIn, INDArray targetKeep, INDArray memory, INDArray sourceKeep,
+      boolean training) {
+    DataType type = memory.dataType();
+    int tt = targetIn.length / size;
+    int ts = (int) (memory.size(0) / size);
+    AttentionMask self = AttentionMask.of(targetKeep, size, tt, tt, config.heads(), true, type);
+    AttentionMask cross = AttentionMask.of(sourceKeep, size, tt, ts, config.heads(), false, type);
+    return decoder.forward(targetIn, memory, size, self, cross, training);
+  }
+
+  /** The output distribution: log-probabilities [n, vocab] of decoder states [n, d_model]. */
+  public INDArray logProbabilities(INDArray decoderStates) {
+    return Generator.logSoftmax(generator.logits(decoderStates));
+  }
+
+  /** Forward pass and loss (mean label-smoothed cross-entropy per non-padding target token). */
+  public LabelSmoothedCrossEntropy.Result loss(TransformerBatch b, DataType type, boolean training, boolean withGradient) {
+    this.batch = b;
+    INDArray memory = encode(b.size(), b.source(), b.sourceKeep(), type, training);
+    decoderOutput = decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training);
+    INDArray weight = b.targetKeep() == null
+        ? Nd4j.ones(type, b.targetIn().length, 1)
+        : b.targetKeep().castTo(type).reshape(b.targetIn().length, 1);
+    return LabelSmoothedCrossEntropy.compute(generator.logits(decoderOutput), b.labels(), weight,
+        config.labelSmoothing(), withGradient);
+  }
+
+  /** Backpropagates dL/d(logits) of the last {@link #loss} call into the bound gradient views (which it adds to). */
+  public void backward(INDArray dLogits) {
+    INDArray dMemory = decoder.backward(generator.backward(dLogits));
+    encoder.backward(dMemory);
+  }
+
+  public TransformerConfig config() {
+    return config;
+  }
+
+  public int vocabSize() {
+    return vocabSize;
+  }
+
+  public Params params() {
+    return params;
+  }
+
+  public Encoder encoder() {
+    return encoder;
+  }
+
+  public Decoder decoder() {
+    return decoder;
+  }
+
+  TransformerBatch lastBatch() {
+    return batch;
+  }
+}
