@@ -30,7 +30,7 @@ public record PrepareConfig(
     int shards,
     int partitions,
     double validFraction,
-    long seed) {
+    long seed) implements java.io.Serializable {
 
   /** The smallest vocabulary: 4 reserved ids, 256 bytes, the word marker and a few symbols. */
   public static final int MIN_VOCAB_SIZE = 300;
@@ -68,9 +68,9 @@ public record PrepareConfig(
         maxTokens, maxSentences, shards, partitions, fraction, seed);
   }
 
-  /** Small limits for tests: vocabulary 400, batches of 64 tokens, 2 shards. */
+  /** Small limits for tests: vocabulary 1000, at most 120 subwords a side, batches of 512 tokens, 2 shards. */
   public static PrepareConfig small() {
-    return new PrepareConfig(400, 1.0, 80, 400, 9.0, 60, 256, 0, 2, 2, 0.0, 17);
+    return new PrepareConfig(1000, 0.9995, 80, 400, 9.0, 120, 512, 0, 2, 2, 0.0, 17);
   }
 
   private static void requirePositive(String key, int value) {

@@ -16,7 +16,7 @@ import org.sparknmt.datasets.PrepareConfig;
  * sides, over-long sides and extreme word-count ratios are rejected. Works on the raw bytes of a
  * line (without its {@code \n}), so nothing has been decoded leniently before.
  */
-public final class PairValidator {
+public final class PairValidator implements java.io.Serializable {
   private static final char BOM = '\uFEFF';
 
   private final int maxWords;

@@ -1,0 +1,87 @@
+package org.sparknmt.datasets.spark;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Where raw pairs come from, on any Hadoop file system: two aligned files (plain, .gz or .bz2; one
+ * sentence a line), one TSV file ({@code source<TAB>target}), or folders of such parts. Folders
+ * are read part by part in name order, files starting with {@code _} or {@code .} skipped; aligned
+ * folders pair their i-th parts.
+ */
+public sealed interface CorpusInput extends Serializable permits CorpusInput.Aligned, CorpusInput.Tsv {
+
+  /** One unit of input with its own line numbers: a file pair, or a TSV file ({@code target == null}). */
+  record Part(String source, String target) implements Serializable {
+    public boolean tsv() {
+      return target == null;
+    }
+
+    /** How rejects and errors name this part. */
+    public String describe() {
+      return tsv() ? source : source + " + " + target;
+    }
+  }
+
+  /** The parts, resolved against the file system. */
+  List<Part> parts(Configuration conf) throws IOException;
+
+  /** {@code --src} and {@code --tgt}: two files (or folders) with one sentence a line. */
+  record Aligned(String source, String target) implements CorpusInput {
+    @Override
+    public List<Part> parts(Configuration conf) throws IOException {
+      List<String> src = files(source, conf);
+      List<String> tgt = files(target, conf);
+      if (src.size() != tgt.size()) {
+        throw new IllegalArgumentException(source + " holds " + src.size() + " parts but " + target + " holds "
+            + tgt.size() + "; aligned folders need the same number of parts");
+      }
+      List<Part> parts = new ArrayList<>();
+      for (int i = 0; i < src.size(); i++) {
+        parts.add(new Part(src.get(i), tgt.get(i)));
+      }
+      return parts;
+    }
+  }
+
+  /** {@code --tsv}: a file (or folder) of {@code source<TAB>target} lines. */
+  record Tsv(String path) implements CorpusInput {
+    @Override
+    public List<Part> parts(Configuration conf) throws IOException {
+      return files(path, conf).stream().map(f -> new Part(f, null)).toList();
+    }
+  }
+
+  /** A file itself, or a folder's data files in name order. */
+  private static List<String> files(String uri, Configuration conf) throws IOException {
+    Path path = new Path(uri);
+    FileSystem fs = path.getFileSystem(conf);
+    if (!fs.exists(path)) {
+      throw new IllegalArgumentException("input " + uri + " does not exist");
+    }
+    FileStatus status = fs.getFileStatus(path);
+    if (status.isFile()) {
+      return List.of(status.getPath().toString());
+    }
+    FileStatus[] children = fs.listStatus(path);
+    Arrays.sort(children, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
+    List<String> files = new ArrayList<>();
+    for (FileStatus child : children) {
+      String name = child.getPath().getName();
+      if (child.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
+        files.add(child.getPath().toString());
+      }
+    }
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("input folder " + uri + " holds no data files");
+    }
+    return files;
+  }
+}

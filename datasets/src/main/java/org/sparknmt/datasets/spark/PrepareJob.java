@@ -1,0 +1,262 @@
+package org.sparknmt.datasets.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.SerializableWritable;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.datasets.Seeds;
+import org.sparknmt.datasets.clean.PairValidator;
+import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.datasets.shard.LineId;
+import org.sparknmt.datasets.vocab.BpeEncoder;
+import org.sparknmt.datasets.vocab.BpeLearner;
+import org.sparknmt.datasets.vocab.BpeModel;
+import scala.Tuple2;
+
+/**
+ * {@code sparknmt prepare}'s Spark job: raw pairs to training shards. Stages: read raw lines and
+ * pair them; validate and normalize ({@link PairValidator}); count words of the training side on
+ * the executors and learn the joint BPE vocabulary on the driver ({@link BpeLearner}); encode on
+ * the executors; write rejects; sort by length, pack token-budget batches and write shards
+ * ({@link Sharder}); write the manifest; rename the staging folder to {@code RUN/data}.
+ */
+public final class PrepareJob {
+  private static final Logger LOG = LoggerFactory.getLogger(PrepareJob.class);
+  /** Seed offset of the valid split, so it is independent of the length-sort shuffle. */
+  private static final long VALID_SEED = 0x5EED_0001L;
+
+  /**
+   * @param valid held-out pairs, or null to hold out {@code config.validFraction()} of {@code train}
+   * @param force prepare again and replace an existing {@code RUN/data}, even one from the same inputs and configuration
+   */
+  public record Request(CorpusInput train, CorpusInput valid, String run, PrepareConfig config,
+      boolean allowMisaligned, boolean force) {}
+
+  /** What a run did: {@code upToDate} when {@code RUN/data} already held this exact preparation. */
+  public record Result(boolean upToDate, String data, JsonNode manifest) {}
+
+  private PrepareJob() {}
+
+  public static Result run(JavaSparkContext sc, Request request) throws IOException {
+    Configuration hadoopConf = sc.hadoopConfiguration();
+    RunLayout layout = RunLayout.of(request.run());
+    FileSystem fs = layout.data().getFileSystem(hadoopConf);
+    List<CorpusInput.Part> trainParts = request.train().parts(hadoopConf);
+    List<CorpusInput.Part> validParts = request.valid() == null ? List.of() : request.valid().parts(hadoopConf);
+    String fingerprint = fingerprint(request, trainParts, validParts, hadoopConf);
+
+    Path manifestPath = RunLayout.manifest(layout.data());
+    if (fs.exists(layout.data())) {
+      JsonNode existing = fs.exists(manifestPath)
+          ? Manifest.parse(HadoopFiles.read(manifestPath, hadoopConf), manifestPath.toString()) : null;
+      if (!request.force() && existing != null && fingerprint.equals(existing.path("fingerprint").asText())) {
+        LOG.info("{} is up to date (same inputs and configuration): nothing to do", layout.data());
+        return new Result(true, layout.data().toString(), existing);
+      }
+      if (!request.force()) {
+        throw new IllegalArgumentException(layout.data() + " already holds a prepared corpus from other inputs or"
+            + " configuration; pass --force to replace it, or choose another --run");
+      }
+    }
+    removeStale(fs, layout.run());
+    Path staging = new Path(layout.run(), RunLayout.TMP_PREFIX + UUID.randomUUID());
+    fs.mkdirs(staging);
+    ObjectNode manifest = prepare(sc, request, trainParts, validParts, fingerprint, staging);
+    HadoopFiles.write(RunLayout.manifest(staging), Manifest.bytes(manifest), hadoopConf);
+    commit(fs, staging, layout);
+    LOG.info("prepared {}: {}", layout.data(), manifest.get("counts"));
+    return new Result(false, layout.data().toString(), manifest);
+  }
+
+  private static ObjectNode prepare(JavaSparkContext sc, Request request, List<CorpusInput.Part> trainParts,
+      List<CorpusInput.Part> validParts, String fingerprint, Path staging) throws IOException {
+    PrepareConfig config = request.config();
+    Configuration hadoopConf = sc.hadoopConfiguration();
+    Map<String, Long> timings = new LinkedHashMap<>();
+    List<CorpusInput.Part> parts = new ArrayList<>(trainParts);
+    parts.addAll(validParts);
+    int trainPartCount = trainParts.size();
+    boolean validFiles = !validParts.isEmpty();
+    double validFraction = validFiles ? 0 : config.validFraction();
+    long validSeed = config.seed() + VALID_SEED;
+    PairValidator validator = new PairValidator(config);
+
+    long t = System.nanoTime();
+    sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
+    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, 0, request.allowMisaligned(), config.partitions());
+    JavaRDD<Checked> checked = raw.map(p -> Checked.of(p,
+            LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
+                ? Split.VALID : Split.TRAIN, validator))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    Map<String, Long> wordCounts = checked
+        .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
+        .flatMap(c -> words(c.kept().source(), c.kept().target()))
+        .mapToPair(w -> new Tuple2<>(w, 1L))
+        .reduceByKey(Long::sum, config.partitions())
+        .collectAsMap();
+    timings.put("read_validate_count", millis(t));
+
+    t = System.nanoTime();
+    if (wordCounts.isEmpty()) {
+      throw new IllegalArgumentException("no training pair survived validation; see the reasons in " + staging + "/rejects"
+          + " after a run with --allow-misaligned, or check the inputs " + trainParts);
+    }
+    BpeModel vocab = BpeLearner.learn(wordCounts, config.vocabSize(), config.characterCoverage());
+    byte[] vocabJson = vocab.toJson();
+    String vocabHash = BpeModel.sha256(vocabJson);
+    HadoopFiles.write(RunLayout.vocabFile(staging), vocabJson, hadoopConf);
+    HadoopFiles.write(RunLayout.vocabHashFile(staging),
+        (vocabHash + "  bpe.json\n").getBytes(StandardCharsets.US_ASCII), hadoopConf);
+    timings.put("learn_vocab", millis(t));
+    LOG.info("vocabulary: {} ids ({} characters, {} merges) from {} word types, sha256 {}", vocab.size(),
+        vocab.alphabet().length, vocab.merges(), wordCounts.size(), vocabHash);
+
+    t = System.nanoTime();
+    sc.setJobGroup("prepare", "sparknmt prepare: encode", false);
+    Broadcast<BpeModel> model = sc.broadcast(vocab);
+    int maxSubwords = config.maxSubwords();
+    JavaRDD<Prepared> prepared = checked
+        .mapPartitions(it -> encode(it, new BpeEncoder(model.value()), maxSubwords))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    Tally tally = prepared.aggregate(new Tally(), Tally::add, Tally::merge);
+    checked.unpersist(false);
+    reconcile(tally);
+    timings.put("encode", millis(t));
+
+    t = System.nanoTime();
+    sc.setJobGroup("prepare", "sparknmt prepare: rejects", false);
+    prepared.filter(p -> !p.kept())
+        .mapToPair(p -> new Tuple2<>(p.lineId(), p.reject()))
+        .sortByKey(true, 1)
+        .map(r -> r._2.toJson(parts))
+        .saveAsTextFile(RunLayout.rejects(staging).toString());
+    timings.put("rejects", millis(t));
+
+    t = System.nanoTime();
+    sc.setJobGroup("prepare", "sparknmt prepare: sort, pack and write shards", false);
+    Broadcast<SerializableWritable<Configuration>> hadoop = sc.broadcast(new SerializableWritable<>(hadoopConf));
+    Map<Split, List<ShardInfo>> shards = new EnumMap<>(Split.class);
+    for (Split split : Split.values()) {
+      Tally.Lengths lengths = tally.of(split);
+      if (lengths.pairs == 0) {
+        continue;
+      }
+      int count = split == Split.TRAIN ? config.shards()
+          : (int) Math.max(1, Math.min(config.shards(), config.shards() * lengths.pairs / Math.max(1, tally.train.pairs)));
+      JavaRDD<EncodedPair> pairs = prepared.filter(p -> p.kept() && p.split() == split).map(Prepared::pair);
+      List<ShardInfo> written = Sharder.sorted(Sharder.write(pairs, lengths.batch, config, count,
+          RunLayout.shards(staging, split).toString(), hadoop));
+      long inShards = written.stream().mapToLong(ShardInfo::pairs).sum();
+      if (inShards != lengths.pairs) {
+        throw new IllegalStateException(split.folder() + " shards hold " + inShards + " pairs but " + lengths.pairs + " were kept");
+      }
+      shards.put(split, written);
+    }
+    prepared.unpersist(false);
+    timings.put("shards", millis(t));
+    return Manifest.build(fingerprint, trainParts, validParts, config, request.allowMisaligned(), tally, vocab,
+        vocabHash, shards, timings);
+  }
+
+  private static Iterator<String> words(String source, String target) {
+    List<String> words = new ArrayList<>(List.of(source.split(" ")));
+    words.addAll(List.of(target.split(" ")));
+    return words.iterator();
+  }
+
+  private static Iterator<Prepared> encode(Iterator<Checked> checked, BpeEncoder encoder, int maxSubwords) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return checked.hasNext();
+      }
+
+      @Override
+      public Prepared next() {
+        return Prepared.of(checked.next(), encoder, maxSubwords);
+      }
+    };
+  }
+
+  /** Read = kept + rejected: a mismatch is a bug in prepare itself, never written as a manifest. */
+  private static void reconcile(Tally tally) {
+    if (tally.read != tally.kept() + tally.rejectedTotal()) {
+      throw new IllegalStateException("counts do not reconcile: read " + tally.read + " != kept " + tally.kept()
+          + " + rejected " + tally.rejectedTotal());
+    }
+  }
+
+  /** A hash of the format, the configuration and each input file's path, length and modification time. */
+  private static String fingerprint(Request request, List<CorpusInput.Part> train, List<CorpusInput.Part> valid,
+      Configuration conf) throws IOException {
+    StringBuilder text = new StringBuilder(Manifest.FORMAT).append('\n').append(request.config())
+        .append("\nallow_misaligned=").append(request.allowMisaligned()).append('\n');
+    for (List<CorpusInput.Part> parts : List.of(train, valid)) {
+      text.append("--\n");
+      for (CorpusInput.Part part : parts) {
+        for (String file : part.tsv() ? List.of(part.source()) : List.of(part.source(), part.target())) {
+          Path path = new Path(file);
+          FileStatus status = path.getFileSystem(conf).getFileStatus(path);
+          text.append(file).append(' ').append(status.getLen()).append(' ').append(status.getModificationTime()).append('\n');
+        }
+      }
+    }
+    return BpeModel.sha256(text.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Staging folders of runs that were killed: never complete, safe to remove. */
+  private static void removeStale(FileSystem fs, Path run) throws IOException {
+    if (!fs.exists(run)) {
+      return;
+    }
+    for (FileStatus child : fs.listStatus(run)) {
+      String name = child.getPath().getName();
+      if (name.startsWith(RunLayout.TMP_PREFIX) || name.startsWith(RunLayout.OLD_PREFIX)) {
+        LOG.info("removing {} left by an interrupted prepare", child.getPath());
+        fs.delete(child.getPath(), true);
+      }
+    }
+  }
+
+  /** Moves the finished staging folder to {@code RUN/data}; a replaced one is moved aside first, then deleted. */
+  private static void commit(FileSystem fs, Path staging, RunLayout layout) throws IOException {
+    Path old = null;
+    if (fs.exists(layout.data())) {
+      old = new Path(layout.run(), RunLayout.OLD_PREFIX + UUID.randomUUID());
+      rename(fs, layout.data(), old);
+    }
+    rename(fs, staging, layout.data());
+    if (old != null) {
+      fs.delete(old, true);
+    }
+  }
+
+  private static void rename(FileSystem fs, Path from, Path to) throws IOException {
+    if (!fs.rename(from, to)) {
+      throw new IOException("cannot rename " + from + " to " + to);
+    }
+  }
+
+  private static long millis(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
+  }
+}
