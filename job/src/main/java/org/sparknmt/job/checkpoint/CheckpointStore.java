@@ -1,0 +1,216 @@
+package org.sparknmt.job.checkpoint;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.security.DigestInputStream;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints under {@code RUN/checkpoints/} on any Hadoop file system.
+ *
+ * <p>A checkpoint is a folder {@code step-NNNNNNNN/} holding {@code model.zip} (configuration,
+ * parameters, updater state), {@code state.json} and {@code checksums.json} (SHA-256 of the other
+ * two). It is written under a temporary name and renamed when complete, so a folder with the final
+ * name is whole unless its bytes were damaged afterwards, which the checksums catch: a checkpoint
+ * whose files do not match is skipped with a warning and never loaded.
+ */
+public final class CheckpointStore {
+  public static final String MODEL = "model.zip";
+  public static final String STATE = "state.json";
+  public static final String CHECKSUMS = "checksums.json";
+  private static final Pattern NAME = Pattern.compile("step-(\\d{8,})");
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final Path root;
+  private final FileSystem fs;
+
+  /** A stream consumer that may throw, for writing the model. */
+  @FunctionalInterface
+  public interface ModelWriter {
+    void write(OutputStream out) throws IOException;
+  }
+
+  /** A checkpoint found on disk: its folder, step and state. */
+  public record Checkpoint(Path path, long step, TrainingState state) {}
+
+  public CheckpointStore(String runUri, Configuration hadoop) throws IOException {
+    this.root = new Path(runUri, "checkpoints");
+    this.fs = root.getFileSystem(hadoop);
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public static String name(long step) {
+    return String.format("step-%08d", step);
+  }
+
+  /** Writes a checkpoint for {@code state.step()} atomically and returns its folder. */
+  public Path save(TrainingState state, ModelWriter model) throws IOException {
+    Path target = new Path(root, name(state.step()));
+    Path temporary = new Path(root, "." + name(state.step()) + ".tmp-" + UUID.randomUUID());
+    fs.mkdirs(temporary);
+    Map<String, String> checksums = new LinkedHashMap<>();
+    checksums.put(MODEL, write(new Path(temporary, MODEL), model));
+    checksums.put(STATE, write(new Path(temporary, STATE), out -> JSON.writeValue(out, state)));
+    write(new Path(temporary, CHECKSUMS), out -> JSON.writeValue(out, checksums));
+    if (fs.exists(target)) {
+      // a rerun that resumed from an earlier checkpoint reaches this step again: the new one replaces it
+      fs.delete(target, true);
+    }
+    if (!fs.rename(temporary, target)) {
+      throw new IOException("could not rename " + temporary + " to " + target);
+    }
+    return target;
+  }
+
+  private String write(Path file, ModelWriter content) throws IOException {
+    MessageDigest digest = sha256();
+    try (OutputStream out = new DigestOutputStream(fs.create(file, false), digest)) {
+      content.write(out);
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  /**
+   * Complete checkpoints, oldest first. Temporary folders of interrupted writes are ignored;
+   * checkpoints whose checksums do not match are skipped with a warning naming the file.
+   */
+  public List<Checkpoint> list() throws IOException {
+    List<Checkpoint> found = new ArrayList<>();
+    if (!fs.exists(root)) {
+      return found;
+    }
+    for (FileStatus status : fs.listStatus(root)) {
+      Matcher matcher = NAME.matcher(status.getPath().getName());
+      if (!status.isDirectory() || !matcher.matches()) {
+        continue;
+      }
+      Optional<String> problem = verify(status.getPath());
+      if (problem.isPresent()) {
+        LOG.warn("skipping checkpoint {}: {}", status.getPath(), problem.get());
+        continue;
+      }
+      TrainingState state = readState(status.getPath());
+      found.add(new Checkpoint(status.getPath(), Long.parseLong(matcher.group(1)), state));
+    }
+    found.sort(Comparator.comparingLong(Checkpoint::step));
+    return found;
+  }
+
+  /** The newest complete, intact checkpoint. */
+  public Optional<Checkpoint> latest() throws IOException {
+    List<Checkpoint> all = list();
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /** The intact checkpoint with the lowest validation loss. */
+  public Optional<Checkpoint> best() throws IOException {
+    return list().stream()
+        .filter(c -> c.state().metrics().containsKey("valid_loss"))
+        .min(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_loss")));
+  }
+
+  /** Why the checkpoint at {@code folder} cannot be trusted, or empty if its files match their checksums. */
+  public Optional<String> verify(Path folder) {
+    try {
+      Path checksumFile = new Path(folder, CHECKSUMS);
+      if (!fs.exists(checksumFile)) {
+        return Optional.of(CHECKSUMS + " is missing");
+      }
+      Map<String, String> expected;
+      try (InputStream in = fs.open(checksumFile)) {
+        expected = JSON.readValue(in, new TypeReference<Map<String, String>>() {});
+      }
+      for (String file : List.of(MODEL, STATE)) {
+        Path path = new Path(folder, file);
+        if (!expected.containsKey(file)) {
+          return Optional.of(CHECKSUMS + " has no entry for " + file);
+        }
+        if (!fs.exists(path)) {
+          return Optional.of(file + " is missing");
+        }
+        String actual = sha256(path);
+        if (!actual.equals(expected.get(file))) {
+          return Optional.of(file + " has SHA-256 " + actual + ", expected " + expected.get(file));
+        }
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of("unreadable: " + e.getMessage());
+    }
+  }
+
+  /** Reads {@code state.json} of a checkpoint folder. */
+  public TrainingState readState(Path folder) throws IOException {
+    try (InputStream in = fs.open(new Path(folder, STATE))) {
+      return JSON.readValue(in, TrainingState.class);
+    }
+  }
+
+  /** Opens {@code model.zip} of a verified checkpoint. */
+  public InputStream openModel(Checkpoint checkpoint) throws IOException {
+    return fs.open(new Path(checkpoint.path(), MODEL));
+  }
+
+  /**
+   * Deletes all but the newest {@code keepLast} checkpoints and the best one; also removes
+   * temporary folders left by interrupted writes.
+   */
+  public void prune(int keepLast) throws IOException {
+    List<Checkpoint> all = list();
+    Optional<Checkpoint> best = best();
+    for (int i = 0; i < all.size() - keepLast; i++) {
+      Checkpoint old = all.get(i);
+      if (best.isEmpty() || best.get().step() != old.step()) {
+        fs.delete(old.path(), true);
+      }
+    }
+    for (FileStatus status : fs.listStatus(root)) {
+      if (status.getPath().getName().startsWith(".step-")) {
+        fs.delete(status.getPath(), true);
+      }
+    }
+  }
+
+  private String sha256(Path file) throws IOException {
+    MessageDigest digest = sha256();
+    try (InputStream in = new DigestInputStream(fs.open(file), digest)) {
+      in.transferTo(OutputStream.nullOutputStream());
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new UncheckedIOException(new IOException("no SHA-256 in this JVM", e));
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package org.sparknmt.job.train;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.job.checkpoint.TrainingState;
+
+/**
+ * The line a person watches: step, epoch progress, loss, learning rate, target tokens/s, the share
+ * of wall time the workers spent fitting (the rest is averaging, broadcast and scheduling), ETA.
+ */
+final class Progress {
+  private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
+
+  private final TrainConfig config;
+  private final int batches;
+  private final int workers;
+  private final WorkerTimings timings;
+  private final long startStep;
+  private final long startNanos = System.nanoTime();
+  private long lastLineNanos = System.nanoTime();
+  private long roundStartNanos = System.nanoTime();
+  private WorkerTimings.Snapshot roundStart;
+
+  Progress(TrainConfig config, int batches, int workers, TrainingState start, WorkerTimings timings) {
+    this.config = config;
+    this.batches = batches;
+    this.workers = workers;
+    this.timings = timings;
+    this.startStep = start.step();
+    this.roundStart = timings.snapshot();
+  }
+
+  void afterRound(TrainingState state, double loss, MetricsSink metrics) {
+    long now = System.nanoTime();
+    WorkerTimings.Snapshot total = timings.snapshot();
+    WorkerTimings.Snapshot round = total.minus(roundStart);
+    double wall = (now - roundStartNanos) / 1e9;
+    // workers fit in parallel: their summed time over W is the fitting part of the wall time
+    double fitShare = Math.min(1, round.fitNanos() / 1e9 / workers / wall);
+    double dataShare = Math.min(1, round.dataNanos() / 1e9 / workers / wall);
+    double tokensPerSecond = round.targetTokens() / wall;
+    metrics.round(state, loss, tokensPerSecond, fitShare, dataShare);
+    roundStart = total;
+    roundStartNanos = now;
+    if ((now - lastLineNanos) / 1e9 >= config.progressSeconds()) {
+      lastLineNanos = now;
+      LOG.info(String.format("step %d | epoch %d %3.0f%% | loss %.4f | lr %.2e | %.0f tok/s | fit %.0f%% | ETA %s",
+          state.step(), state.epoch() + (state.round() == 0 ? 0 : 1),
+          state.round() == 0 ? 100.0 : 100.0 * state.round() / state.roundsInEpoch(),
+          loss, state.learningRate(), tokensPerSecond, 100 * fitShare, eta(state, now)));
+    }
+  }
+
+  /** Remaining steps (by max_steps or max_epochs, whichever comes first) at this run's pace. */
+  private String eta(TrainingState state, long now) {
+    long done = state.step() - startStep;
+    if (done <= 0) {
+      return "?";
+    }
+    long stepsPerEpoch = (long) Math.ceil((double) batches / workers);
+    long byEpochs = config.maxEpochs() * stepsPerEpoch;
+    long target = config.maxSteps() > 0 ? Math.min(config.maxSteps(), byEpochs) : byEpochs;
+    double seconds = (now - startNanos) / 1e9 / done * Math.max(0, target - state.step());
+    long s = Math.round(seconds);
+    return s >= 3600 ? String.format("%dh%02dm", s / 3600, s / 60 % 60) : String.format("%dm%02ds", s / 60, s % 60);
+  }
+}

@@ -1,0 +1,47 @@
+package org.sparknmt.job.train;
+
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.model.TransformerConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code sparknmt train}: trains on {@code RUN/data}, checkpoints to {@code RUN/checkpoints}, resumes by rerunning. */
+@Command(name = "train", mixinStandardHelpOptions = true,
+    description = {"Train the Transformer on the shards of a prepared run with DL4J parameter averaging on Spark.",
+        "Checkpoints go to RUN/checkpoints (any Hadoop URI); rerunning the same command resumes from the newest intact one.",
+        "Metrics: RUN/metrics/train.jsonl and valid.jsonl."})
+public final class TrainCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(TrainCommand.class);
+
+  @Mixin SparkOptions spark;
+  @Mixin ConfigOptions configOptions;
+
+  @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory prepared by `sparknmt prepare` (file://, hdfs://, ...).")
+  String run;
+
+  @Option(names = "--resume", description = "Require a checkpoint to resume from (a plain rerun resumes too, but also starts fresh when there is none).")
+  boolean resume;
+
+  @Override
+  public Integer call() throws Exception {
+    JobConfig config = configOptions.load();
+    TransformerConfig model = config.bind("model", TransformerConfig.class);
+    TrainConfig train = config.bind("train", TrainConfig.class);
+    LOG.info("effective configuration:\n{}", config.render());
+    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt train " + run))) {
+      TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume);
+      System.out.printf("train: stopped at step %d (%s); train loss %.4f%s%n", result.step(), result.stopReason(),
+          result.trainLoss(), result.lastValidation() == null ? ""
+              : String.format(", valid loss %.4f, valid accuracy %.2f%%", result.lastValidation().loss(),
+                  100 * result.lastValidation().accuracy()));
+    }
+    return 0;
+  }
+}

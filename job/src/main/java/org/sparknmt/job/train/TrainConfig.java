@@ -1,0 +1,85 @@
+package org.sparknmt.job.train;
+
+/**
+ * How {@code sparknmt train} trains: the {@code train} section of the configuration.
+ *
+ * @param seed base seed; per-round and per-worker seeds derive from it
+ * @param workers parameter-averaging workers (Spark partitions per round); 0 = Spark's default parallelism
+ * @param averagingFrequency minibatches each worker fits between two parameter averages (k)
+ * @param averageUpdaterState average Adam's moment estimates too (otherwise workers restart them each round)
+ * @param storageLevel Spark storage level of the cached training batches, e.g. MEMORY_ONLY_SER, DISK_ONLY
+ * @param maxEpochs stop after this many passes over the training shards
+ * @param maxSteps stop after this many global steps (0 = no limit)
+ * @param lrSchedule noam (paper Eq. 3, lr = its factor), inverse-sqrt (lr = the peak) or constant
+ * @param lr the schedule's factor or peak
+ * @param warmupSteps the schedule's warm-up
+ * @param clipNorm clip each worker's gradient to this L2 norm per layer (0 = off)
+ * @param checkpointEverySteps also checkpoint every N global steps (0 = only at epoch ends)
+ * @param keepLast keep the last K checkpoints (plus the best)
+ * @param validateEverySteps also validate every N global steps (0 = only at epoch ends)
+ * @param patience stop after this many validations without a better validation loss (0 = never)
+ * @param progressSeconds seconds between two progress lines
+ */
+public record TrainConfig(
+    long seed,
+    int workers,
+    int averagingFrequency,
+    boolean averageUpdaterState,
+    String storageLevel,
+    int maxEpochs,
+    long maxSteps,
+    LrSchedule.Kind lrSchedule,
+    double lr,
+    int warmupSteps,
+    double clipNorm,
+    long checkpointEverySteps,
+    int keepLast,
+    long validateEverySteps,
+    int patience,
+    double progressSeconds) {
+
+  public TrainConfig {
+    nonNegative("workers", workers);
+    positive("averaging_frequency", averagingFrequency);
+    positive("max_epochs", maxEpochs);
+    nonNegative("max_steps", maxSteps);
+    positive("warmup_steps", warmupSteps);
+    nonNegative("checkpoint_every_steps", checkpointEverySteps);
+    positive("keep_last", keepLast);
+    nonNegative("validate_every_steps", validateEverySteps);
+    nonNegative("patience", patience);
+    if (!(lr > 0)) {
+      throw new IllegalArgumentException("lr must be positive, got " + lr);
+    }
+    if (clipNorm < 0) {
+      throw new IllegalArgumentException("clip_norm must be 0 (off) or positive, got " + clipNorm);
+    }
+    if (!(progressSeconds > 0)) {
+      throw new IllegalArgumentException("progress_seconds must be positive, got " + progressSeconds);
+    }
+    try {
+      org.apache.spark.storage.StorageLevel.fromString(storageLevel);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("storage_level '" + storageLevel
+          + "' is not a Spark storage level (MEMORY_ONLY, MEMORY_ONLY_SER, MEMORY_AND_DISK_SER, DISK_ONLY ...)");
+    }
+  }
+
+  /** The same configuration with {@code checkpoint_every_steps} replaced. */
+  public TrainConfig withCheckpointEvery(long steps) {
+    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
+        lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience, progressSeconds);
+  }
+
+  private static void positive(String key, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(key + " must be positive, got " + value);
+    }
+  }
+
+  private static void nonNegative(String key, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(key + " must be 0 or positive, got " + value);
+    }
+  }
+}

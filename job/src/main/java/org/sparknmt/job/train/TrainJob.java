@@ -1,0 +1,269 @@
+package org.sparknmt.job.train;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.GradientNormalization;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
+import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
+import org.deeplearning4j.util.ModelSerializer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.learning.config.Adam;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.Seeds;
+import org.sparknmt.datasets.shard.Batch;
+import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.datasets.spark.Split;
+import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.TransformerFactory;
+import scala.Tuple2;
+
+/**
+ * Trains the Transformer on the shards of {@code RUN/data} with DL4J parameter averaging on Spark,
+ * checkpointing to {@code RUN/checkpoints} and resuming from the newest intact checkpoint.
+ *
+ * <p>One epoch is a fixed sequence of averaging rounds ({@link RoundPlan}); the checkpoint records
+ * the next round, so a resumed run replays exactly the rounds the stopped one had not done.
+ */
+public final class TrainJob {
+  private static final Logger LOG = LoggerFactory.getLogger(TrainJob.class);
+  /** Names the dropout stream among the run's random streams. */
+  private static final long DROPOUT_STREAM = 2;
+
+  private final JavaSparkContext sc;
+  private final String runUri;
+  private final TransformerConfig modelConfig;
+  private final TrainConfig config;
+  private final String renderedConfig;
+
+  /** What a run ended with. */
+  public record Result(long step, int epoch, double trainLoss, Validation.Result lastValidation, String stopReason) {}
+
+  public TrainJob(JavaSparkContext sc, String runUri, TransformerConfig modelConfig, TrainConfig config,
+      String renderedConfig) {
+    this.sc = sc;
+    this.runUri = runUri;
+    this.modelConfig = modelConfig;
+    this.config = config;
+    this.renderedConfig = renderedConfig;
+  }
+
+  /**
+   * Trains until {@code max_epochs}, {@code max_steps} or early stopping.
+   *
+   * @param requireCheckpoint fail when there is no checkpoint to resume from ({@code --resume})
+   */
+  public Result run(boolean requireCheckpoint) throws IOException {
+    PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
+    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
+    Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
+    if (requireCheckpoint && resumeFrom.isEmpty()) {
+      throw new IllegalArgumentException("--resume: no intact checkpoint under " + store.root());
+    }
+    ComputationGraph graph = resumeFrom.isPresent()
+        ? restore(store, resumeFrom.get(), data.vocabularySha256())
+        : create(data.vocabulary().size());
+    TrainingState state = resumeFrom.map(CheckpointStore.Checkpoint::state)
+        .orElseGet(() -> initialState(data.vocabularySha256()));
+    LOG.info("{} at step {} (epoch {}, round {}); {} parameters; vocabulary {} ({} types)",
+        resumeFrom.isPresent() ? "resuming from " + resumeFrom.get().path() : "starting",
+        state.step(), state.epoch() + 1, state.round(), graph.params().length(),
+        data.vocabularySha256().substring(0, 12), data.vocabulary().size());
+
+    List<Batch> valid = data.batches(sc, Split.VALID).collect();
+    JavaPairRDD<Long, Batch> train = data.batches(sc, Split.TRAIN).zipWithIndex().mapToPair(Tuple2::swap)
+        .persist(StorageLevel.fromString(config.storageLevel()));
+    int batches = Math.toIntExact(train.count());
+    int workers = config.workers() > 0 ? config.workers() : sc.defaultParallelism();
+    WorkerTimings timings = new WorkerTimings(sc);
+    TokenBatchTrainingMaster master = new TokenBatchTrainingMaster(
+        new ParameterAveragingTrainingMaster.Builder(1)
+            .workerPrefetchNumBatches(0)
+            .averagingFrequency(config.averagingFrequency())
+            .batchSizePerWorker(1)
+            .saveUpdater(config.averageUpdaterState())
+            .rngSeed(config.seed()),
+        timings);
+    SparkComputationGraph sparkNet = new SparkComputationGraph(sc, graph, master);
+    LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
+        batches, valid.size(), workers, config.averagingFrequency());
+
+    Progress progress = new Progress(config, batches, workers, state, timings);
+    try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
+      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics).run(state);
+    } finally {
+      train.unpersist(false);
+    }
+  }
+
+  private TrainingState initialState(String vocabularySha256) {
+    return new TrainingState(0, 0, 0, 0, 0, config.seed(), vocabularySha256, renderedConfig, Map.of(),
+        Double.POSITIVE_INFINITY, 0, 0);
+  }
+
+  /** A new float32 model with the paper's Adam driven by the configured schedule. */
+  ComputationGraph create(int vocabSize) {
+    Adam adam = (Adam) TransformerFactory.paperAdam(config.lr());
+    adam.setLearningRateSchedule(LrScheduleAdapter.of(config, modelConfig.dModel()));
+    ComputationGraphConfiguration conf =
+        TransformerFactory.configuration(modelConfig, vocabSize, adam, config.seed(), DataType.FLOAT);
+    if (config.clipNorm() > 0) {
+      BaseLayer layer = (BaseLayer) ((LayerVertex) conf.getVertices().get(TransformerFactory.TRANSFORMER))
+          .getLayerConf().getLayer();
+      layer.setGradientNormalization(GradientNormalization.ClipL2PerLayer);
+      layer.setGradientNormalizationThreshold(config.clipNorm());
+    }
+    ComputationGraph graph = new ComputationGraph(conf);
+    graph.init();
+    return graph;
+  }
+
+  private ComputationGraph restore(CheckpointStore store, CheckpointStore.Checkpoint checkpoint,
+      String vocabularySha256) throws IOException {
+    TrainingState state = checkpoint.state();
+    if (!state.vocabularySha256().equals(vocabularySha256)) {
+      throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " was trained with vocabulary "
+          + state.vocabularySha256() + " but " + runUri + "/data has " + vocabularySha256);
+    }
+    try (InputStream in = store.openModel(checkpoint)) {
+      ComputationGraph graph = ModelSerializer.restoreComputationGraph(in, true);
+      TransformerConfig trained = TransformerFactory.layerConfiguration(graph).transformerConfig();
+      if (!trained.equals(modelConfig)) {
+        throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " holds model " + trained
+            + " but the configuration asks for " + modelConfig
+            + "; resume with the same model settings or train into another --run");
+      }
+      return graph;
+    }
+  }
+
+  /** The training loop over epochs and rounds, with validation, checkpoints and early stopping. */
+  private final class Loop {
+    private final CheckpointStore store;
+    private final SparkComputationGraph sparkNet;
+    private final JavaPairRDD<Long, Batch> train;
+    private final List<Batch> valid;
+    private final int batches;
+    private final int workers;
+    private final TokenBatchTrainingMaster master;
+    private final Progress progress;
+    private final MetricsSink metrics;
+    private final LrSchedule schedule;
+
+    Loop(CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
+        int batches, int workers, TokenBatchTrainingMaster master, Progress progress, MetricsSink metrics) {
+      this.store = store;
+      this.sparkNet = sparkNet;
+      this.train = train;
+      this.valid = valid;
+      this.batches = batches;
+      this.workers = workers;
+      this.master = master;
+      this.progress = progress;
+      this.metrics = metrics;
+      this.schedule = LrSchedule.of(config.lrSchedule(), modelConfig.dModel(), config.warmupSteps(), config.lr());
+    }
+
+    Result run(TrainingState start) throws IOException {
+      TrainingState state = start;
+      Validation.Result lastValidation = null;
+      long trainStart = System.nanoTime();
+      while (true) {
+        String stop = stopReason(state);
+        if (stop != null) {
+          LOG.info("stopping at step {}: {}", state.step(), stop);
+          return new Result(state.step(), state.epoch(), sparkNet.getScore(), lastValidation, stop);
+        }
+        RoundPlan plan = new RoundPlan(config.seed(), state.epoch(), batches, workers, config.averagingFrequency());
+        int round = state.round();
+        Map<Long, Integer> slots = plan.slots(round);
+        sc.setJobGroup("train", String.format("train epoch %d round %d/%d (step %d)",
+            state.epoch() + 1, round + 1, plan.rounds(), state.step()), false);
+        JavaPairRDD<Integer, Batch> roundData = train
+            .filter(indexed -> slots.containsKey(indexed._1()))
+            .mapToPair(indexed -> new Tuple2<>(slots.get(indexed._1()), indexed._2()))
+            .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
+        sparkNet.getNetwork().getConfiguration().setIterationCount(Math.toIntExact(state.step()));
+        long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
+        master.fitRound(sparkNet, roundData, dropoutSeed, round + 1, plan.rounds());
+
+        long steps = Math.min(config.averagingFrequency(), slots.size());
+        long step = state.step() + steps;
+        boolean epochEnds = round + 1 == plan.rounds();
+        double seconds = start.trainSeconds() + (System.nanoTime() - trainStart) / 1e9;
+        Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
+        measured.put("train_loss", sparkNet.getScore());
+        state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
+            plan.rounds(), schedule.rate(step), state.seed(), state.vocabularySha256(), renderedConfig,
+            measured, state.bestValidLoss(), state.validationsSinceBest(), seconds);
+        progress.afterRound(state, sparkNet.getScore(), metrics);
+
+        boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
+            || config.maxSteps() > 0 && step >= config.maxSteps();
+        if (validate && !valid.isEmpty()) {
+          lastValidation = Validation.of(sparkNet.getNetwork(), valid);
+          state = withValidation(state, lastValidation);
+          metrics.valid(step, state, lastValidation);
+        }
+        if (validate || crossed(step, steps, config.checkpointEverySteps())) {
+          checkpoint(state);
+        }
+      }
+    }
+
+    private String stopReason(TrainingState state) {
+      if (state.epoch() >= config.maxEpochs()) {
+        return "max_epochs " + config.maxEpochs() + " reached";
+      }
+      if (config.maxSteps() > 0 && state.step() >= config.maxSteps()) {
+        return "max_steps " + config.maxSteps() + " reached";
+      }
+      if (config.patience() > 0 && state.validationsSinceBest() >= config.patience()) {
+        return "no better validation loss in " + config.patience() + " validations (best "
+            + String.format("%.4f", state.bestValidLoss()) + ")";
+      }
+      return null;
+    }
+
+    private TrainingState withValidation(TrainingState state, Validation.Result validation) {
+      Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
+      measured.put("valid_loss", validation.loss());
+      measured.put("valid_accuracy", validation.accuracy());
+      boolean better = validation.loss() < state.bestValidLoss();
+      LOG.info("validation at step {}: loss {} accuracy {}%{}", state.step(),
+          String.format("%.4f", validation.loss()), String.format("%.2f", 100 * validation.accuracy()),
+          better ? " (best so far)" : "");
+      return new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(), state.learningRate(),
+          state.seed(), state.vocabularySha256(), state.config(), measured,
+          better ? validation.loss() : state.bestValidLoss(), better ? 0 : state.validationsSinceBest() + 1,
+          state.trainSeconds());
+    }
+
+    private void checkpoint(TrainingState state) throws IOException {
+      long start = System.nanoTime();
+      ComputationGraph graph = sparkNet.getNetwork();
+      org.apache.hadoop.fs.Path path = store.save(state, out -> ModelSerializer.writeModel(graph, out, true));
+      store.prune(config.keepLast());
+      metrics.flush();
+      LOG.info("checkpoint {} written in {} s", path, String.format("%.1f", (System.nanoTime() - start) / 1e9));
+    }
+  }
+
+  /** Whether a multiple of {@code every} lies in (step − steps, step]. */
+  static boolean crossed(long step, long steps, long every) {
+    return every > 0 && step / every > (step - steps) / every;
+  }
+}

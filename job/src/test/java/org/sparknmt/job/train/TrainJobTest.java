@@ -1,0 +1,183 @@
+package org.sparknmt.job.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.util.ModelSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.datasets.spark.CorpusInput;
+import org.sparknmt.datasets.spark.PrepareJob;
+import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.testkit.BuildDirs;
+import org.sparknmt.testkit.MiniHdfs;
+import org.sparknmt.testkit.SparkCluster;
+
+/**
+ * The train job on Spark local-cluster (two executor JVMs) with checkpoints on a real HDFS: it
+ * learns, checkpoints land on hdfs://, resume is exact, and a corrupt checkpoint is skipped.
+ */
+@Tag("slow")
+class TrainJobTest {
+  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
+
+  private static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 128, 0.1, 0.0, 0.1, true, false, false);
+  private static String prepared;
+
+  @BeforeAll
+  static void prepare() throws IOException {
+    Path sample = BuildDirs.root().getParent().resolve("data/sample");
+    String src = write("/corpus/train.en", head(sample.resolve("train.en.gz"), 240));
+    String tgt = write("/corpus/train.de", head(sample.resolve("train.de.gz"), 240));
+    String validSrc = write("/corpus/valid.en", head(sample.resolve("valid.en.gz"), 40));
+    String validTgt = write("/corpus/valid.de", head(sample.resolve("valid.de.gz"), 40));
+    prepared = HDFS.path("/runs/prepared");
+    PrepareConfig config = new PrepareConfig(400, 0.9995, 80, 400, 9.0, 120, 384, 0, 2, 2, 0.0, 17);
+    PrepareJob.run(SPARK.sc(), new PrepareJob.Request(new CorpusInput.Aligned(src, tgt),
+        new CorpusInput.Aligned(validSrc, validTgt), prepared, config, false, false));
+  }
+
+  @Test
+  void learnsAndCheckpointsOnHdfs() throws IOException {
+    String run = copyOfPrepared("learns");
+    TrainJob.Result result = job(run, train(4, 0, 2)).run(false);
+
+    assertEquals("max_epochs 4 reached", result.stopReason());
+    List<JsonNode> valid = jsonl(run + "/metrics/valid.jsonl");
+    assertEquals(4, valid.size(), "one validation per epoch");
+    assertTrue(valid.get(3).get("loss").asDouble() < valid.get(0).get("loss").asDouble() - 0.5,
+        "validation loss did not fall: " + valid);
+    assertFalse(jsonl(run + "/metrics/train.jsonl").isEmpty());
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    List<CheckpointStore.Checkpoint> checkpoints = store.list();
+    assertEquals(2, checkpoints.size(), "keep_last 2 (the best is the last here)");
+    assertTrue(checkpoints.get(1).path().toString().startsWith("hdfs://"), checkpoints.get(1).path().toString());
+    assertEquals(result.step(), checkpoints.get(1).step());
+    assertEquals(4, checkpoints.get(1).state().epoch());
+  }
+
+  @Test
+  void resumeIsExact() throws IOException {
+    String straight = copyOfPrepared("straight");
+    String resumed = copyOfPrepared("resumed");
+    job(straight, train(10, 12, 0)).run(false);
+    job(resumed, train(10, 6, 0)).run(false);
+    TrainJob.Result second = job(resumed, train(10, 12, 0)).run(true);
+
+    assertEquals(12, second.step());
+    ComputationGraph a = latestModel(straight);
+    ComputationGraph b = latestModel(resumed);
+    assertArrayEquals(a.params().data().asFloat(), b.params().data().asFloat(), "parameters differ after resume");
+    assertArrayEquals(a.getUpdater().getStateViewArray().data().asFloat(),
+        b.getUpdater().getStateViewArray().data().asFloat(), "Adam state differs after resume");
+    List<Long> steps = jsonl(resumed + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList();
+    assertEquals(jsonl(straight + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList(), steps,
+        "the resumed run's metrics should continue the stopped run's, without gaps or repeats");
+  }
+
+  @Test
+  void corruptCheckpointIsSkippedAndTrainingResumesFromThePreviousOne() throws IOException {
+    String run = copyOfPrepared("corrupt");
+    job(run, train(10, 8, 2).withCheckpointEvery(4)).run(false);
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    assertEquals(8, store.latest().orElseThrow().step());
+    org.apache.hadoop.fs.Path model = new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL);
+    FileSystem fs = model.getFileSystem(SPARK.sc().hadoopConfiguration());
+    byte[] bytes;
+    try (InputStream in = fs.open(model)) {
+      bytes = in.readAllBytes();
+    }
+    bytes[bytes.length / 2] ^= 0x5A;
+    try (OutputStream out = fs.create(model, true)) {
+      out.write(bytes);
+    }
+
+    assertEquals(4, store.latest().orElseThrow().step(), "the damaged step-8 must not count as latest");
+    TrainJob.Result result = job(run, train(10, 8, 2).withCheckpointEvery(4)).run(true);
+    assertEquals(8, result.step());
+    assertEquals(8, store.latest().orElseThrow().step(), "step 8 rewritten intact from step 4");
+  }
+
+  @Test
+  void resumeWithoutCheckpointIsAClearError() throws IOException {
+    String run = copyOfPrepared("nothing-to-resume");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> job(run, train(1, 0, 2)).run(true));
+    assertTrue(e.getMessage().contains("no intact checkpoint"), e.getMessage());
+  }
+
+  private static TrainJob job(String run, TrainConfig train) {
+    return new TrainJob(SPARK.sc(), run, MODEL, train, "test");
+  }
+
+  /** A test training configuration: 2 workers, k = 2, inverse-sqrt with a short warm-up. */
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
+    TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
+    return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, LrSchedule.Kind.INVERSE_SQRT,
+        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 1);
+  }
+
+  private static String copyOfPrepared(String name) throws IOException {
+    String run = HDFS.path("/runs/" + name);
+    FileSystem fs = HDFS.hdfs().cluster().getFileSystem();
+    FileUtil.copy(fs, new org.apache.hadoop.fs.Path(prepared, "data"), fs,
+        new org.apache.hadoop.fs.Path(run, "data"), false, SPARK.sc().hadoopConfiguration());
+    return run;
+  }
+
+  private static ComputationGraph latestModel(String run) throws IOException {
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    try (InputStream in = store.openModel(store.latest().orElseThrow())) {
+      return ModelSerializer.restoreComputationGraph(in, true);
+    }
+  }
+
+  private static List<JsonNode> jsonl(String uri) throws IOException {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(uri);
+    List<JsonNode> nodes = new ArrayList<>();
+    try (InputStream in = path.getFileSystem(SPARK.sc().hadoopConfiguration()).open(path)) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank()) {
+          nodes.add(new ObjectMapper().readTree(line));
+        }
+      }
+    }
+    return nodes;
+  }
+
+  private static List<String> head(Path gz, int lines) throws IOException {
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(lines).toList();
+    }
+  }
+
+  private static String write(String path, List<String> lines) throws IOException {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(HDFS.path(path));
+    try (OutputStream out = HDFS.hdfs().cluster().getFileSystem().create(file, true)) {
+      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    return file.toString();
+  }
+}
