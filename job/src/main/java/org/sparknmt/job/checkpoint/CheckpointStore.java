@@ -47,6 +47,7 @@ public final class CheckpointStore {
 
   private final Path root;
   private final FileSystem fs;
+  private final Configuration hadoop;
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -60,6 +61,7 @@ public final class CheckpointStore {
   public CheckpointStore(String runUri, Configuration hadoop) throws IOException {
     this.root = new Path(runUri, "checkpoints");
     this.fs = root.getFileSystem(hadoop);
+    this.hadoop = hadoop;
   }
 
   public Path root() {
@@ -70,10 +72,18 @@ public final class CheckpointStore {
     return String.format("step-%08d", step);
   }
 
-  /** Writes a checkpoint for {@code state.step()} atomically and returns its folder. */
+  /** Writes the checkpoint {@code step-NNNNNNNN} of {@code state.step()} atomically and returns its folder. */
   public Path save(TrainingState state, ModelWriter model) throws IOException {
-    Path target = new Path(root, name(state.step()));
-    Path temporary = new Path(root, "." + name(state.step()) + ".tmp-" + UUID.randomUUID());
+    return save(name(state.step()), state, model);
+  }
+
+  /**
+   * Writes a checkpoint folder {@code name} atomically. Only {@code step-N} folders take part in
+   * resuming and pruning; other names (averaged checkpoints) are kept as they are.
+   */
+  public Path save(String name, TrainingState state, ModelWriter model) throws IOException {
+    Path target = new Path(root, name);
+    Path temporary = new Path(root, "." + name + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(temporary);
     Map<String, String> checksums = new LinkedHashMap<>();
     checksums.put(MODEL, write(new Path(temporary, MODEL), model));
@@ -139,6 +149,7 @@ public final class CheckpointStore {
   /** Why the checkpoint at {@code folder} cannot be trusted, or empty if its files match their checksums. */
   public Optional<String> verify(Path folder) {
     try {
+      FileSystem fs = folder.getFileSystem(hadoop);
       Path checksumFile = new Path(folder, CHECKSUMS);
       if (!fs.exists(checksumFile)) {
         return Optional.of(CHECKSUMS + " is missing");
@@ -155,7 +166,7 @@ public final class CheckpointStore {
         if (!fs.exists(path)) {
           return Optional.of(file + " is missing");
         }
-        String actual = sha256(path);
+        String actual = sha256(fs, path);
         if (!actual.equals(expected.get(file))) {
           return Optional.of(file + " has SHA-256 " + actual + ", expected " + expected.get(file));
         }
@@ -168,14 +179,43 @@ public final class CheckpointStore {
 
   /** Reads {@code state.json} of a checkpoint folder. */
   public TrainingState readState(Path folder) throws IOException {
-    try (InputStream in = fs.open(new Path(folder, STATE))) {
+    try (InputStream in = folder.getFileSystem(hadoop).open(new Path(folder, STATE))) {
       return JSON.readValue(in, TrainingState.class);
     }
   }
 
   /** Opens {@code model.zip} of a verified checkpoint. */
   public InputStream openModel(Checkpoint checkpoint) throws IOException {
-    return fs.open(new Path(checkpoint.path(), MODEL));
+    return checkpoint.path().getFileSystem(hadoop).open(new Path(checkpoint.path(), MODEL));
+  }
+
+  /**
+   * The checkpoint a user names: {@code latest}, {@code best}, {@code step-N} (or just {@code N}),
+   * another folder name under {@code RUN/checkpoints} (an averaged checkpoint), or a full path.
+   * It must pass {@link #verify}.
+   */
+  public Checkpoint resolve(String spec) throws IOException {
+    Optional<Checkpoint> found = switch (spec) {
+      case "latest" -> latest();
+      case "best" -> best();
+      default -> Optional.of(folder(spec));
+    };
+    return found.orElseThrow(() -> new IllegalArgumentException(
+        "--checkpoint " + spec + ": no intact checkpoint under " + root));
+  }
+
+  private Checkpoint folder(String spec) throws IOException {
+    Path folder = spec.matches("\\d+") ? new Path(root, name(Long.parseLong(spec)))
+        : spec.contains("/") ? new Path(spec) : new Path(root, spec);
+    if (!folder.getFileSystem(hadoop).exists(folder)) {
+      throw new IllegalArgumentException("--checkpoint " + spec + ": " + folder + " does not exist");
+    }
+    Optional<String> problem = verify(folder);
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException("--checkpoint " + spec + ": " + folder + " is damaged: " + problem.get());
+    }
+    TrainingState state = readState(folder);
+    return new Checkpoint(folder, state.step(), state);
   }
 
   /**
@@ -192,13 +232,13 @@ public final class CheckpointStore {
       }
     }
     for (FileStatus status : fs.listStatus(root)) {
-      if (status.getPath().getName().startsWith(".step-")) {
+      if (status.getPath().getName().startsWith(".") && status.getPath().getName().contains(".tmp-")) {
         fs.delete(status.getPath(), true);
       }
     }
   }
 
-  private String sha256(Path file) throws IOException {
+  private static String sha256(FileSystem fs, Path file) throws IOException {
     MessageDigest digest = sha256();
     try (InputStream in = new DigestInputStream(fs.open(file), digest)) {
       in.transferTo(OutputStream.nullOutputStream());

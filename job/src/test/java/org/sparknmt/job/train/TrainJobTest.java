@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.util.ModelSerializer;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,16 @@ class TrainJobTest {
     assertTrue(checkpoints.get(1).path().toString().startsWith("hdfs://"), checkpoints.get(1).path().toString());
     assertEquals(result.step(), checkpoints.get(1).step());
     assertEquals(4, checkpoints.get(1).state().epoch());
+
+    ComputationGraph averaged = AverageCommand.average(store, checkpoints);
+    INDArray mean = latestModelAt(store, checkpoints.get(0)).params().add(latestModelAt(store, checkpoints.get(1)).params()).divi(2);
+    assertArrayEquals(mean.data().asFloat(), averaged.params().data().asFloat(), 1e-7f);
+  }
+
+  private static ComputationGraph latestModelAt(CheckpointStore store, CheckpointStore.Checkpoint checkpoint) throws IOException {
+    try (InputStream in = store.openModel(checkpoint)) {
+      return ModelSerializer.restoreComputationGraph(in, false);
+    }
   }
 
   @Test

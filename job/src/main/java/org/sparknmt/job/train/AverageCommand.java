@@ -1,0 +1,80 @@
+package org.sparknmt.job.train;
+
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.util.ModelSerializer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainingState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sparknmt average}: the parameters of the last K checkpoints averaged into a new one
+ * (Vaswani et al. 2017, Section 6.1: "averaging the last 5 checkpoints"), written as
+ * {@code RUN/checkpoints/avg-last-K-step-NNNNNNNN}.
+ */
+@Command(name = "average", mixinStandardHelpOptions = true,
+    description = "Average the parameters of the last K checkpoints of a run into a new checkpoint (RUN/checkpoints/avg-last-K-step-N).")
+public final class AverageCommand implements Callable<Integer> {
+  @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory with checkpoints.")
+  String run;
+
+  @Option(names = "--last", defaultValue = "5", paramLabel = "K", description = "How many of the newest checkpoints. Default: ${DEFAULT-VALUE}.")
+  int last;
+
+  @Override
+  public Integer call() throws Exception {
+    if (last < 1) {
+      throw new IllegalArgumentException("--last must be at least 1, got " + last);
+    }
+    CheckpointStore store = new CheckpointStore(run, new Configuration());
+    List<CheckpointStore.Checkpoint> all = store.list();
+    if (all.size() < last) {
+      throw new IllegalArgumentException("--last " + last + ": " + store.root() + " holds only " + all.size()
+          + " intact checkpoint(s)");
+    }
+    List<CheckpointStore.Checkpoint> chosen = all.subList(all.size() - last, all.size());
+    CheckpointStore.Checkpoint newest = chosen.get(chosen.size() - 1);
+    ComputationGraph averaged = average(store, chosen);
+    TrainingState state = newest.state();
+    Map<String, Double> metrics = new LinkedHashMap<>();
+    metrics.put("averaged_checkpoints", (double) last);
+    metrics.put("first_step", (double) chosen.get(0).step());
+    TrainingState averagedState = new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(),
+        state.learningRate(), state.seed(), state.vocabularySha256(), state.config(), metrics,
+        state.bestValidLoss(), state.validationsSinceBest(), state.trainSeconds());
+    String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
+    var path = store.save(name, averagedState, out -> ModelSerializer.writeModel(averaged, out, false));
+    System.out.printf("average: %s = mean of %s%n", path,
+        String.join(", ", chosen.stream().map(c -> CheckpointStore.name(c.step())).toList()));
+    return 0;
+  }
+
+  /** The newest checkpoint's model with its parameters replaced by the mean over {@code chosen}. */
+  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) throws java.io.IOException {
+    ComputationGraph result = null;
+    INDArray sum = null;
+    for (CheckpointStore.Checkpoint checkpoint : chosen) {
+      try (InputStream in = store.openModel(checkpoint)) {
+        ComputationGraph graph = ModelSerializer.restoreComputationGraph(in, false);
+        if (sum == null) {
+          sum = graph.params().dup();
+        } else if (sum.length() != graph.params().length()) {
+          throw new IllegalArgumentException(checkpoint.path() + " has " + graph.params().length()
+              + " parameters, the others " + sum.length() + ": not the same model");
+        } else {
+          sum.addi(graph.params());
+        }
+        result = graph;
+      }
+    }
+    result.setParams(sum.divi(chosen.size()));
+    return result;
+  }
+}

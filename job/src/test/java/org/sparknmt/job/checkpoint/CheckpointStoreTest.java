@@ -1,0 +1,99 @@
+package org.sparknmt.job.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The checkpoint store's rules on the local file system: atomic names, checksums, pruning, naming. */
+class CheckpointStoreTest {
+  @TempDir Path dir;
+
+  private CheckpointStore store() throws IOException {
+    return new CheckpointStore(dir.toUri().toString(), new Configuration());
+  }
+
+  private static TrainingState state(long step, Double validLoss) {
+    return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf",
+        validLoss == null ? Map.of() : Map.of("valid_loss", validLoss), Double.POSITIVE_INFINITY, 0, 1.0);
+  }
+
+  private static CheckpointStore.ModelWriter model(String text) {
+    return out -> out.write(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void savedCheckpointsAreListedInStepOrderWithState() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(20, 2.0), model("b"));
+    store.save(state(10, 3.0), model("a"));
+    List<CheckpointStore.Checkpoint> all = store.list();
+    assertEquals(List.of(10L, 20L), all.stream().map(CheckpointStore.Checkpoint::step).toList());
+    assertEquals(2.0, all.get(1).state().metrics().get("valid_loss"));
+    assertEquals(20, store.latest().orElseThrow().step());
+    assertTrue(Files.isDirectory(dir.resolve("checkpoints/step-00000020")));
+  }
+
+  @Test
+  void temporaryFoldersOfInterruptedWritesAreIgnored() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, null), model("a"));
+    Path partial = Files.createDirectories(dir.resolve("checkpoints/.step-00000020.tmp-123"));
+    Files.writeString(partial.resolve(CheckpointStore.MODEL), "half");
+    assertEquals(10, store.latest().orElseThrow().step());
+  }
+
+  @Test
+  void aFolderWithoutChecksumsOrWithDamagedFilesIsSkipped() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, null), model("a"));
+    store.save(state(20, null), model("b"));
+    store.save(state(30, null), model("c"));
+    Files.delete(dir.resolve("checkpoints/step-00000030/" + CheckpointStore.CHECKSUMS));
+    Files.writeString(dir.resolve("checkpoints/step-00000020/" + CheckpointStore.MODEL), "B");
+    assertEquals(List.of(10L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
+    // Hadoop's local file system notices the damage through its own .crc files before our SHA-256 does
+    assertTrue(store.verify(new org.apache.hadoop.fs.Path(dir.resolve("checkpoints/step-00000020").toUri())).isPresent());
+    assertTrue(store.verify(new org.apache.hadoop.fs.Path(dir.resolve("checkpoints/step-00000030").toUri()))
+        .orElseThrow().contains("checksums.json is missing"));
+  }
+
+  @Test
+  void pruneKeepsTheLastKAndTheBest() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, 5.0), model("a"));
+    store.save(state(20, 1.0), model("b"));
+    store.save(state(30, 4.0), model("c"));
+    store.save(state(40, 3.0), model("d"));
+    store.save(state(50, 2.0), model("e"));
+    store.prune(2);
+    assertEquals(List.of(20L, 40L, 50L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
+    assertEquals(20, store.best().orElseThrow().step());
+  }
+
+  @Test
+  void checkpointsAreNamedByLatestBestStepOrFolder() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, 1.0), model("a"));
+    store.save(state(20, 2.0), model("b"));
+    store.save("avg-last-2-step-00000020", state(20, null), model("c"));
+    assertEquals(20, store.resolve("latest").step());
+    assertEquals(10, store.resolve("best").step());
+    assertEquals(10, store.resolve("step-00000010").step());
+    assertEquals(10, store.resolve("10").step());
+    assertTrue(store.resolve("avg-last-2-step-00000020").path().getName().startsWith("avg-"));
+    assertEquals(List.of(10L, 20L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList(),
+        "averaged checkpoints do not take part in resuming");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.resolve("step-00000099"));
+    assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+  }
+}
