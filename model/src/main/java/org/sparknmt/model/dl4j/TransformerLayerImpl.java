@@ -188,6 +188,12 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
     throw new UnsupportedOperationException("per-example scores are not provided; use computeScore per batch");
   }
 
+  /** The loss is already a mean over target tokens; DL4J must not divide its gradient by the batch size again. */
+  @Override
+  public boolean updaterDivideByMinibatch(String paramName) {
+    return false;
+  }
+
   @Override
   public Gradient gradient() {
     return gradient;

@@ -36,8 +36,8 @@ public final class Transformer {
       srcEmbedding = params.declare(SHARED_EMBEDDING, Params.Init.EMBEDDING, vocabSize, config.dModel());
       tgtEmbedding = srcEmbedding;
     } else {
-      srcEmbedding = params.declare("source_embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
-      tgtEmbedding = params.declare("target_embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
+      srcEmbedding = params.declare("source.embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
+      tgtEmbedding = params.declare("target.embedding", Params.Init.EMBEDDING, vocabSize, config.dModel());
     }
     this.encoder = new Encoder(params, "encoder", config, srcEmbedding);
     this.decoder = new Decoder(params, "decoder", config, tgtEmbedding);

@@ -1,0 +1,74 @@
+package org.sparknmt.model.decode;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The beam of one sentence: up to k live hypotheses of equal length, and the finished ones with
+ * their length-normalized scores. Done once k hypotheses have finished (fairseq's stopping rule)
+ * or nothing is left alive.
+ */
+final class Beam {
+  private record Finished(Hypothesis hypothesis, double score, boolean endedWithEos) {}
+
+  private record Candidate(Hypothesis parent, int token, double logProbability) {
+    double total() {
+      return parent.logProbability() + logProbability;
+    }
+  }
+
+  private final int width;
+  private final int eos;
+  private final int maxLength;
+  private final LengthPenalty penalty;
+  private List<Hypothesis> active;
+  private final List<Finished> finished = new ArrayList<>();
+
+  Beam(int width, int bos, int eos, int maxLength, LengthPenalty penalty) {
+    this.width = width;
+    this.eos = eos;
+    this.maxLength = maxLength;
+    this.penalty = penalty;
+    this.active = List.of(Hypothesis.start(bos));
+  }
+
+  boolean done() {
+    return finished.size() >= width || active.isEmpty();
+  }
+
+  List<Hypothesis> active() {
+    return active;
+  }
+
+  /** Extends the live hypotheses by one token; logProbabilities[i] is the next-token distribution of active().get(i). */
+  void advance(float[][] logProbabilities) {
+    List<Candidate> candidates = new ArrayList<>();
+    for (int i = 0; i < active.size(); i++) {
+      for (int token : TopK.indices(logProbabilities[i], 2 * width)) {
+        candidates.add(new Candidate(active.get(i), token, logProbabilities[i][token]));
+      }
+    }
+    candidates.sort(Comparator.comparingDouble(Candidate::total).reversed());
+    List<Hypothesis> next = new ArrayList<>(width);
+    for (Candidate c : candidates) {
+      if (next.size() == width || finished.size() >= width) {
+        break;
+      }
+      Hypothesis h = c.parent().extend(c.token(), c.logProbability());
+      if (c.token() == eos || h.length() >= maxLength) {
+        finished.add(new Finished(h, penalty.normalize(h.logProbability(), h.length()), c.token() == eos));
+      } else {
+        next.add(h);
+      }
+    }
+    active = next;
+  }
+
+  /** The finished hypothesis with the best normalized score. */
+  Translation best() {
+    Finished best = finished.stream().max(Comparator.comparingDouble(Finished::score))
+        .orElseThrow(() -> new IllegalStateException("beam ended without a finished hypothesis"));
+    return new Translation(best.hypothesis().output(eos), best.score(), best.endedWithEos());
+  }
+}

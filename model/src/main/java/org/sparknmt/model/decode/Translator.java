@@ -1,0 +1,77 @@
+package org.sparknmt.model.decode;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.sparknmt.model.TransformerFactory;
+import org.sparknmt.model.dl4j.TransformerLayer;
+import org.sparknmt.model.nn.DecoderLayer;
+import org.sparknmt.model.nn.EncoderLayer;
+import org.sparknmt.model.nn.Params;
+import org.sparknmt.model.nn.Transformer;
+
+/**
+ * Translates batches of token-id sentences with a trained graph: greedy search, beam search, and
+ * the attention maps of one sentence pair. Sources are id arrays ending with EOS, without padding.
+ * A translator reads the graph's parameters (it shares them, it does not copy them) but keeps its own
+ * forward state, so one translator per thread.
+ */
+public final class Translator {
+  private final Transformer model;
+  private final SpecialTokens tokens;
+  private final DataType type;
+
+  private Translator(Transformer model, SpecialTokens tokens, DataType type) {
+    this.model = model;
+    this.tokens = tokens;
+    this.type = type;
+  }
+
+  /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
+  public static Translator of(ComputationGraph graph, SpecialTokens tokens) {
+    TransformerLayer conf = TransformerFactory.layerConfiguration(graph);
+    Params params = new Params();
+    Transformer model = new Transformer(conf.transformerConfig(), conf.vocabSize(), params);
+    INDArray flat = graph.getLayer(TransformerFactory.TRANSFORMER).params();
+    params.bindValues(params.split(flat));
+    return new Translator(model, tokens, flat.dataType());
+  }
+
+  /** Greedy search: the most probable token at every step; score = summed log-probability. */
+  public List<Translation> greedy(int[][] sources, double maxLengthA, int maxLengthB) {
+    return beam(sources, new DecodingOptions(1, new LengthPenalty.Power(0), maxLengthA, maxLengthB));
+  }
+
+  public List<Translation> beam(int[][] sources, DecodingOptions options) {
+    return new BeamSearch(model, tokens).search(sources, options, type);
+  }
+
+  /** The attention weights of every layer and head for a source and its output (without BOS/EOS), teacher-forced. */
+  public AttentionMaps attention(int[] source, int[] output) {
+    SourceBatch src = SourceBatch.of(new int[][] {source}, tokens.pad(), type);
+    int[] targetIn = new int[output.length + 1];
+    targetIn[0] = tokens.bos();
+    System.arraycopy(output, 0, targetIn, 1, output.length);
+    INDArray memory = model.encode(1, src.ids(), src.keep(), type, false);
+    model.decode(1, targetIn, null, memory, src.keep(), false);
+    List<INDArray> encoderSelf = new ArrayList<>();
+    for (EncoderLayer layer : model.encoder().layers()) {
+      encoderSelf.add(first(layer.selfAttention().weights()));
+    }
+    List<INDArray> decoderSelf = new ArrayList<>();
+    List<INDArray> cross = new ArrayList<>();
+    for (DecoderLayer layer : model.decoder().layers()) {
+      decoderSelf.add(first(layer.selfAttention().weights()));
+      cross.add(first(layer.crossAttention().weights()));
+    }
+    return new AttentionMaps(encoderSelf, decoderSelf, cross);
+  }
+
+  /** [1, heads, t_q, t_k] -> [heads, t_q, t_k]. */
+  private static INDArray first(INDArray weights) {
+    return weights.get(NDArrayIndex.point(0), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all()).dup();
+  }
+}

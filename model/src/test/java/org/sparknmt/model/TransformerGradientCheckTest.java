@@ -1,0 +1,67 @@
+package org.sparknmt.model;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.deeplearning4j.gradientcheck.GradientCheckUtil;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.NoOp;
+
+/**
+ * Double-precision finite-difference check (DL4J's GradientCheckUtil) of every parameter of a whole
+ * tiny encoder-decoder, with source and target padding, the causal mask and label smoothing.
+ */
+class TransformerGradientCheckTest {
+  private static DataType previousType;
+
+  @BeforeAll
+  static void doublePrecision() {
+    org.apache.logging.log4j.core.config.Configurator.setLevel("org.deeplearning4j.gradientcheck", org.apache.logging.log4j.Level.INFO);
+    previousType = Nd4j.dataType();
+    Nd4j.setDefaultDataTypes(DataType.DOUBLE, DataType.DOUBLE);
+  }
+
+  @AfterAll
+  static void restore() {
+    Nd4j.setDefaultDataTypes(previousType, previousType);
+  }
+
+  @ParameterizedTest(name = "share={0} preNorm={1} learnedPositions={2} dropout={3}")
+  @CsvSource({
+      "true, false, false, 0.0",
+      "false, true, true, 0.0",
+      "true, true, false, 0.2",
+  })
+  void everyParameterMatchesFiniteDifferences(boolean share, boolean preNorm, boolean learned, double dropout) {
+    TransformerConfig config = new TransformerConfig(8, 2, 12, 1, 16, dropout, dropout, 0.1, share, preNorm, learned);
+    int vocab = 9;
+    ComputationGraph graph = TransformerFactory.create(config, vocab, new NoOp(), 42, DataType.DOUBLE);
+    DataType t = DataType.DOUBLE;
+    INDArray source = TinyBatches.ids(t, new int[][] {{3, 4, 5, 6, 2}, {7, 3, 2, 0, 0}, {8, 8, 4, 2, 0}});
+    INDArray targetIn = TinyBatches.ids(t, new int[][] {{1, 6, 5, 4}, {1, 3, 0, 0}, {1, 4, 8, 0}});
+    INDArray labels = TinyBatches.ids(t, new int[][] {{6, 5, 4, 2}, {3, 2, 0, 0}, {4, 8, 2, 0}});
+    INDArray sourceMask = TinyBatches.mask(t, 5, 5, 3, 4);
+    INDArray targetMask = TinyBatches.mask(t, 4, 4, 2, 3);
+    boolean ok = GradientCheckUtil.checkGradients(new GradientCheckUtil.GraphConfig()
+        .net(graph)
+        .inputs(new INDArray[] {source, targetIn})
+        .labels(new INDArray[] {labels})
+        .inputMask(new INDArray[] {sourceMask, targetMask})
+        .labelMask(new INDArray[] {targetMask})
+        .epsilon(1e-6)
+        .maxRelError(1e-5)
+        .minAbsoluteError(1e-9)
+        .subset(true)
+        .maxPerParam(6)
+        .print(GradientCheckUtil.PrintMode.FAILURES_ONLY)
+        // the same dropout masks for every evaluation of the loss
+        .callEachIter(g -> Nd4j.getRandom().setSeed(7)));
+    assertTrue(ok, "gradient check failed, see the log for the parameter");
+  }
+}
