@@ -1,6 +1,7 @@
 package org.sparknmt.job;
 
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.prepare.PrepareCommand;
 import org.sparknmt.job.smoke.SmokeCommand;
 import org.sparknmt.job.train.AverageCommand;
 import org.sparknmt.job.train.TrainCommand;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.Provider.class,
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
-    subcommands = {VersionCommand.class, SmokeCommand.class, TrainCommand.class, AverageCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
+        AverageCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

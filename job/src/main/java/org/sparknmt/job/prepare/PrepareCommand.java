@@ -1,0 +1,130 @@
+package org.sparknmt.job.prepare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.datasets.spark.CorpusInput;
+import org.sparknmt.datasets.spark.PrepareJob;
+import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.config.JobConfig;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sparknmt prepare}: raw sentence pairs on any Hadoop URI to validated, BPE-encoded,
+ * length-bucketed training shards under {@code RUN/data/} (see {@link PrepareJob}).
+ */
+@Command(name = "prepare", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Validate, normalize, learn a joint BPE vocabulary, encode and shard a parallel corpus on Spark.",
+        "Writes RUN/data/{manifest.json, vocab/, rejects/, train/, valid/}; re-running with the same inputs and config is a no-op."})
+public final class PrepareCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(PrepareCommand.class);
+
+  @ArgGroup(exclusive = true, multiplicity = "1", heading = "Training pairs (any Hadoop URI; plain, .gz or .bz2; a file or a folder of parts):%n")
+  Input train;
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1", heading = "Held-out valid pairs (default: --valid-fraction of the training pairs):%n")
+  ValidInput valid;
+
+  @Option(names = "--run", required = true, paramLabel = "RUN", description = "Run directory (any Hadoop URI); output goes to RUN/data.")
+  String run;
+
+  @Option(names = "--valid-fraction", paramLabel = "F", description = "Hold out this share of the training pairs as the valid set (overrides data.valid_fraction).")
+  Double validFraction;
+
+  @Option(names = "--allow-misaligned", description = "Reject unpaired lines (reason misaligned) instead of failing when line counts differ.")
+  boolean allowMisaligned;
+
+  @Option(names = "--force", description = "Prepare again and replace an existing RUN/data.")
+  boolean force;
+
+  @Mixin ConfigOptions configOptions;
+  @Mixin SparkOptions spark;
+
+  /** One of the two input forms. */
+  static final class Input {
+    @ArgGroup(exclusive = false) AlignedFiles aligned;
+    @Option(names = "--tsv", paramLabel = "FILE", description = "source<TAB>target lines.") String tsv;
+
+    CorpusInput corpus() {
+      return tsv != null ? new CorpusInput.Tsv(tsv) : new CorpusInput.Aligned(aligned.src, aligned.tgt);
+    }
+  }
+
+  static final class AlignedFiles {
+    @Option(names = "--src", required = true, paramLabel = "FILE", description = "Source sentences, one a line.") String src;
+    @Option(names = "--tgt", required = true, paramLabel = "FILE", description = "Target sentences, aligned line by line.") String tgt;
+  }
+
+  static final class ValidInput {
+    @ArgGroup(exclusive = false) ValidFiles aligned;
+    @Option(names = "--valid-tsv", paramLabel = "FILE", description = "Valid pairs as TSV.") String tsv;
+
+    CorpusInput corpus() {
+      return tsv != null ? new CorpusInput.Tsv(tsv) : new CorpusInput.Aligned(aligned.src, aligned.tgt);
+    }
+  }
+
+  static final class ValidFiles {
+    @Option(names = "--valid-src", required = true, paramLabel = "FILE", description = "Valid source sentences.") String src;
+    @Option(names = "--valid-tgt", required = true, paramLabel = "FILE", description = "Valid target sentences.") String tgt;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    JobConfig config = configOptions.load();
+    PrepareConfig data = config.bind("data", PrepareConfig.class);
+    if (validFraction != null) {
+      if (valid != null) {
+        throw new IllegalArgumentException("--valid-fraction and valid files exclude each other; give one");
+      }
+      data = data.withValidFraction(validFraction);
+    }
+    PrepareJob.Request request = new PrepareJob.Request(train.corpus(), valid == null ? null : valid.corpus(), run, data,
+        allowMisaligned, force);
+    LOG.info("prepare {} -> {}/data with {}", request.train(), run, data);
+    long start = System.nanoTime();
+    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt prepare"))) {
+      PrepareJob.Result result = PrepareJob.run(sc, request);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.println(summary(result, seconds));
+    }
+    return 0;
+  }
+
+  static String summary(PrepareJob.Result result, double seconds) {
+    JsonNode m = result.manifest();
+    JsonNode counts = m.get("counts");
+    if (result.upToDate()) {
+      return "prepare: " + result.data() + " is up to date (same inputs and config): " + counts.get("kept").asLong()
+          + " pairs, vocab sha256 " + m.get("vocab").get("sha256").asText();
+    }
+    StringBuilder reasons = new StringBuilder();
+    for (Iterator<Map.Entry<String, JsonNode>> it = counts.get("rejected_by_reason").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getValue().asLong() > 0) {
+        reasons.append(reasons.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue().asLong());
+      }
+    }
+    long read = counts.get("read").asLong();
+    return String.format(
+        "prepare: read %d pairs, kept %d (train %d, valid %d), rejected %d%s%n"
+            + "prepare: vocab %d ids, sha256 %s%n"
+            + "prepare: train %d batches in %d shards, %d tokens, padding %.1f%%%n"
+            + "prepare: wrote %s in %.1f s (%.0f pairs/s)",
+        read, counts.get("kept").asLong(), counts.get("train").asLong(), counts.get("valid").asLong(),
+        counts.get("rejected").asLong(), reasons.length() == 0 ? "" : " (" + reasons + ")",
+        m.get("vocab").get("size").asLong(), m.get("vocab").get("sha256").asText(),
+        m.get("train").get("batches").asLong(), m.get("train").get("shards").size(),
+        m.get("train").get("real_tokens").asLong(), 100 * m.get("train").get("padding_ratio").asDouble(),
+        result.data(), seconds, read / seconds);
+  }
+}

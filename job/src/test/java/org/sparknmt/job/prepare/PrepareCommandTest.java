@@ -1,0 +1,83 @@
+package org.sparknmt.job.prepare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.job.Main;
+import org.sparknmt.testkit.BuildDirs;
+import picocli.CommandLine;
+
+/** {@code sparknmt prepare} end to end on the shipped sample, as a user runs it. */
+class PrepareCommandTest {
+  private static final Path SAMPLE = BuildDirs.root().getParent().resolve("data/sample");
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private static Run sparknmt(String... args) {
+    CommandLine cli = Main.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    java.io.PrintStream stdout = System.out;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setOut(new java.io.PrintStream(captured, true));
+    try {
+      int code = cli.execute(args);
+      return new Run(code, captured + out.toString(), err.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+  }
+
+  @Test
+  void preparesTheSampleThenIsANoOp() throws Exception {
+    Path run = BuildDirs.fresh("prepare-command").resolve("run");
+    String[] args = {"prepare", "--src", SAMPLE.resolve("train.en.gz").toString(), "--tgt",
+        SAMPLE.resolve("train.de.gz").toString(), "--run", run.toString(), "--valid-fraction", "0.05",
+        "--master", "local[2]", "--set", "data.vocab_size=2000", "--set", "data.shards=2"};
+    Run first = sparknmt(args);
+    assertEquals(0, first.exitCode(), first.err());
+    assertTrue(first.out().contains("prepare: read 3000 pairs"), first.out());
+    JsonNode manifest = new ObjectMapper().readTree(run.resolve("data/manifest.json").toFile());
+    assertEquals(2000, manifest.get("vocab").get("size").asInt());
+    assertEquals(2000, manifest.get("config").get("vocab_size").asInt());
+    assertEquals(2, manifest.get("train").get("shards").size());
+    assertEquals(3000, manifest.get("counts").get("train").asLong() + manifest.get("counts").get("valid").asLong());
+    PreparedData data = PreparedData.open(run.toUri().toString(), new Configuration());
+    assertEquals(manifest.get("vocab").get("sha256").asText(), data.vocabulary().sha256());
+
+    byte[] before = Files.readAllBytes(run.resolve("data/manifest.json"));
+    Run again = sparknmt(args);
+    assertEquals(0, again.exitCode(), again.err());
+    assertTrue(again.out().contains("is up to date"), again.out());
+    assertEquals(new String(before), Files.readString(run.resolve("data/manifest.json")));
+  }
+
+  @Test
+  void badInputsAndConfigAreUsageErrorsNamingTheProblem() throws Exception {
+    Path dir = BuildDirs.fresh("prepare-command-bad");
+    Files.writeString(dir.resolve("a.en"), "one\ntwo\nthree\n");
+    Files.writeString(dir.resolve("a.de"), "eins\nzwei\n");
+    Run misaligned = sparknmt("prepare", "--src", dir.resolve("a.en").toString(), "--tgt", dir.resolve("a.de").toString(),
+        "--run", dir.resolve("run").toString(), "--master", "local[1]");
+    assertEquals(2, misaligned.exitCode());
+    assertTrue(misaligned.err().contains("a.en has 3 lines") && misaligned.err().contains("a.de has 2"), misaligned.err());
+
+    Run vocab = sparknmt("prepare", "--tsv", "x.tsv", "--run", "r", "--set", "data.vocab_size=10");
+    assertEquals(2, vocab.exitCode());
+    assertTrue(vocab.err().contains("vocab_size must be at least 300"), vocab.err());
+
+    Run both = sparknmt("prepare", "--tsv", "x.tsv", "--src", "a", "--tgt", "b", "--run", "r");
+    assertEquals(2, both.exitCode());
+  }
+}
