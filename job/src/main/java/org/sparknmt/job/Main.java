@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Versions.Provider.class,
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
-    subcommands = {VersionCommand.class, SmokeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {VersionCommand.class, SmokeCommand.class, org.sparknmt.job.evaluate.EvaluateCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
