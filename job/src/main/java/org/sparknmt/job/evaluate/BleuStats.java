@@ -2,7 +2,9 @@ package org.sparknmt.job.evaluate;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * BLEU's sufficient statistics (Papineni et al. 2002, section 2): hypothesis and reference lengths,
@@ -36,14 +38,24 @@ public final class BleuStats implements Serializable {
 
   /** The statistics of one pair of already tokenized lines. */
   public static BleuStats ofTokens(List<String> hyp, List<String> ref) {
+    Map<String, Integer> ids = new HashMap<>();
+    long[] stats = Ngrams.clipped(ids(hyp, ids), ids(ref, ids), Bleu.MAX_ORDER);
     long[] matches = new long[Bleu.MAX_ORDER];
     long[] totals = new long[Bleu.MAX_ORDER];
     for (int n = 1; n <= Bleu.MAX_ORDER; n++) {
-      var hypNgrams = Ngrams.words(hyp, n);
-      totals[n - 1] = Ngrams.total(hypNgrams);
-      matches[n - 1] = Ngrams.matches(hypNgrams, Ngrams.words(ref, n));
+      totals[n - 1] = stats[3 * (n - 1) + Ngrams.HYP];
+      matches[n - 1] = stats[3 * (n - 1) + Ngrams.MATCHES];
     }
     return new BleuStats(hyp.size(), ref.size(), matches, totals);
+  }
+
+  /** Each token as the id {@code ids} gives it, new tokens getting the next id. */
+  private static int[] ids(List<String> tokens, Map<String, Integer> ids) {
+    int[] out = new int[tokens.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = ids.computeIfAbsent(tokens.get(i), token -> ids.size());
+    }
+    return out;
   }
 
   /** The statistics of both sets of lines together. */

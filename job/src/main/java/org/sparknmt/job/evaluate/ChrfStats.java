@@ -11,7 +11,7 @@ import java.util.Arrays;
 public final class ChrfStats implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** [order - 1][hyp, ref, match], flattened. */
+  /** [order - 1][hyp, ref, match], flattened as {@link Ngrams#clipped} gives them. */
   private final long[] counts;
 
   private ChrfStats(long[] counts) {
@@ -27,14 +27,12 @@ public final class ChrfStats implements Serializable {
   public static ChrfStats of(String hyp, String ref) {
     int[] hypChars = PythonText.removeSpaces(hyp).codePoints().toArray();
     int[] refChars = PythonText.removeSpaces(ref).codePoints().toArray();
-    long[] counts = new long[3 * Chrf.CHAR_ORDER];
+    long[] counts = Ngrams.clipped(hypChars, refChars, Chrf.CHAR_ORDER);
     for (int n = 1; n <= Chrf.CHAR_ORDER; n++) {
-      var hypNgrams = Ngrams.chars(hypChars, n);
-      var refNgrams = Ngrams.chars(refChars, n);
       // sacreBLEU counts no hypothesis n-grams of an order the reference is too short to have.
-      counts[3 * (n - 1)] = refNgrams.isEmpty() ? 0 : Ngrams.total(hypNgrams);
-      counts[3 * (n - 1) + 1] = Ngrams.total(refNgrams);
-      counts[3 * (n - 1) + 2] = Ngrams.matches(hypNgrams, refNgrams);
+      if (counts[3 * (n - 1) + Ngrams.REF] == 0) {
+        counts[3 * (n - 1) + Ngrams.HYP] = 0;
+      }
     }
     return new ChrfStats(counts);
   }
