@@ -1,0 +1,54 @@
+package org.sparknmt.job.evaluate;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.cli.SparkOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sparknmt evaluate --hyp H --ref R [--json]}: sacreBLEU-compatible corpus BLEU and chrF of a
+ * translation, computed on the cluster. Scores go to standard output, logs to standard error.
+ */
+@Command(name = "evaluate", mixinStandardHelpOptions = true,
+    description = "Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
+        + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.")
+public final class EvaluateCommand implements Callable<Integer> {
+  @Mixin SparkOptions spark;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--hyp", required = true, paramLabel = "URI",
+      description = "The system's translations, one detokenized sentence a line: a file (plain or .gz), a directory of part files, or a glob, on any Hadoop FS.")
+  String hyp;
+
+  @Option(names = "--ref", required = true, paramLabel = "URI",
+      description = "The reference translations, aligned line by line with --hyp; same forms as --hyp.")
+  String ref;
+
+  @Option(names = "--json", description = "Print one JSON object (bleu, chrf, signature, counts, ...) instead of sacreBLEU's lines.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
+      return run(sc, spec.commandLine().getOut());
+    }
+  }
+
+  /** Evaluates on a running Spark context and prints the result to {@code out}. */
+  public int run(JavaSparkContext sc, PrintWriter out) {
+    Evaluation evaluation = EvaluateJob.run(sc, hyp, ref);
+    if (json) {
+      out.println(evaluation.jsonLine());
+    } else {
+      evaluation.textLines().forEach(out::println);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,125 @@
+package org.sparknmt.job.evaluate;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.spark.api.java.JavaNewHadoopRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.Tuple2;
+
+/**
+ * The lines of a text corpus on any Hadoop file system, in file order: a file (plain or compressed,
+ * e.g. {@code .gz}), a directory of part files as Spark writes them, or a glob. Lines are what
+ * sacreBLEU reads: they end at '\n' only (a '\r' stays in the line, where it is whitespace), and a
+ * UTF-8 byte order mark stays at the start of the first line.
+ */
+public final class HadoopLines {
+  private static final String BOM = "\uFEFF";
+
+  private HadoopLines() {}
+
+  /**
+   * The lines of {@code uri}, partitions in the order of its files, files sorted by name.
+   *
+   * @param option the command-line option that named the input, for error messages
+   * @throws IllegalArgumentException naming {@code option} and {@code uri} if nothing is there
+   */
+  public static JavaRDD<String> read(JavaSparkContext sc, String uri, String option) {
+    Configuration conf = new Configuration(sc.hadoopConfiguration());
+    conf.set("textinputformat.record.delimiter", "\n");
+    try {
+      Job job = Job.getInstance(conf);
+      FileInputFormat.setInputPaths(job, files(conf, uri, option));
+      JavaNewHadoopRDD<LongWritable, Text> records = (JavaNewHadoopRDD<LongWritable, Text>)
+          sc.newAPIHadoopRDD(job.getConfiguration(), TextInputFormat.class, LongWritable.class, Text.class);
+      Broadcast<SerializableConfiguration> readConf = sc.broadcast(new SerializableConfiguration(job.getConfiguration()));
+      return records.mapPartitionsWithInputSplit((split, lines) -> keepingBom((FileSplit) split, lines, readConf.value().value()), true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(option + " " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The lines of one split as strings. Hadoop's reader drops a UTF-8 byte order mark at the start of
+   * a file; sacreBLEU keeps it as part of the first token, so it is put back.
+   */
+  private static Iterator<String> keepingBom(FileSplit split, Iterator<Tuple2<LongWritable, Text>> records, Configuration conf)
+      throws IOException {
+    boolean bom = split.getStart() == 0 && startsWithBom(split.getPath(), conf);
+    return new Iterator<>() {
+      private boolean bomPending = bom;
+
+      @Override
+      public boolean hasNext() {
+        return records.hasNext();
+      }
+
+      @Override
+      public String next() {
+        String line = records.next()._2().toString();
+        if (bomPending) {
+          bomPending = false;
+          return BOM + line;
+        }
+        return line;
+      }
+    };
+  }
+
+  private static boolean startsWithBom(Path file, Configuration conf) throws IOException {
+    CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(file);
+    InputStream raw = file.getFileSystem(conf).open(file);
+    try (InputStream in = codec == null ? raw : codec.createInputStream(raw)) {
+      return new String(in.readNBytes(3), StandardCharsets.UTF_8).equals(BOM);
+    }
+  }
+
+  /**
+   * The files {@code uri} names, sorted, so that the order of lines does not depend on how a file
+   * system lists a directory (the local one does not sort). Hidden files ({@code _SUCCESS},
+   * {@code .part-00000.crc}) are skipped, as Hadoop's input formats do.
+   */
+  static Path[] files(Configuration conf, String uri, String option) throws IOException {
+    Path path = new Path(uri);
+    FileSystem fs = path.getFileSystem(conf);
+    FileStatus[] matches = fs.globStatus(path);
+    if (matches == null || matches.length == 0) {
+      throw new IllegalArgumentException(option + " " + uri + ": no such file");
+    }
+    List<Path> files = new ArrayList<>();
+    for (FileStatus match : matches) {
+      FileStatus[] inside = match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
+      Arrays.stream(inside).filter(FileStatus::isFile).map(FileStatus::getPath).filter(HadoopLines::isVisible).forEach(files::add);
+    }
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException(option + " " + uri + ": no files to read (names starting with '_' or '.' are skipped)");
+    }
+    files.sort(null);
+    return files.toArray(Path[]::new);
+  }
+
+  private static boolean isVisible(Path file) {
+    String name = file.getName();
+    return !name.startsWith("_") && !name.startsWith(".");
+  }
+}

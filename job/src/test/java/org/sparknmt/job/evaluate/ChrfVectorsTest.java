@@ -1,0 +1,18 @@
+package org.sparknmt.job.evaluate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/** chrF against sacreBLEU 2.6.0 on every case of the vector folder, to 0.01. */
+class ChrfVectorsTest {
+  @TestFactory
+  Stream<DynamicTest> matchesSacreBleu() {
+    return BleuVector.all().stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> {
+      assertEquals(v.number("chrf"), Chrf.corpus(v.hyps(), v.refs()).score(), 0.01, v.name() + " chrf");
+      assertEquals(v.text("chrf_signature"), Chrf.SIGNATURE, v.name() + " signature");
+    }));
+  }
+}

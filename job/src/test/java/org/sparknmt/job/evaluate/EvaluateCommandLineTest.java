@@ -1,0 +1,51 @@
+package org.sparknmt.job.evaluate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sparknmt.job.Main;
+import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.testkit.BuildDirs;
+import picocli.CommandLine;
+
+/** {@code sparknmt evaluate} as a user runs it: options, exit codes, standard output and error, local mode. */
+class EvaluateCommandLineTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int execute(String... args) {
+    CommandLine commandLine = Main.commandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+    return commandLine.execute(args);
+  }
+
+  @Test
+  void hypAndRefAreRequired() {
+    assertEquals(ExitCodes.USAGE, execute("evaluate", "--hyp", "hyp.txt"));
+    assertTrue(err.toString().contains("Missing required option: '--ref=URI'"), err.toString());
+  }
+
+  @Test
+  void scoresLocalFilesAndNamesAMissingOne() throws IOException {
+    Path dir = BuildDirs.fresh("evaluate-cli");
+    Path hyp = Files.write(dir.resolve("hyp.txt"), EvaluationTest.HYPS, StandardCharsets.UTF_8);
+    Path ref = Files.write(dir.resolve("ref.txt"), EvaluationTest.REFS, StandardCharsets.UTF_8);
+
+    assertEquals(ExitCodes.OK, execute("evaluate", "--master", "local[1]", "--hyp", hyp.toString(), "--ref", ref.toUri().toString()));
+    assertEquals(List.of(EvaluationTest.SACREBLEU_BLEU, EvaluationTest.SACREBLEU_CHRF,
+        "BLEU signature: " + Bleu.SIGNATURE, "chrF2 signature: " + Chrf.SIGNATURE), out.toString().lines().toList());
+
+    String missing = dir.resolve("missing.txt").toUri().toString();
+    assertEquals(ExitCodes.USAGE, execute("evaluate", "--master", "local[1]", "--hyp", missing, "--ref", ref.toString()));
+    assertTrue(err.toString().contains("sparknmt evaluate: --hyp " + missing + ": no such file"), err.toString());
+  }
+}
