@@ -7,17 +7,18 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.model.ModelArtifact;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code sparknmt average}: the parameters of the last K checkpoints averaged into a new one
  * (Vaswani et al. 2017, Section 6.1: "averaging the last 5 checkpoints"), written as
- * {@code RUN/checkpoints/avg-last-K-step-NNNNNNNN}.
+ * {@code RUN/checkpoints/avg-last-K-step-NNNNNNNN}. Only the parameters are averaged; Adam's state
+ * is the newest checkpoint's (it serves training, not translation).
  */
 @Command(name = "average", mixinStandardHelpOptions = true,
     description = "Average the parameters of the last K checkpoints of a run into a new checkpoint (RUN/checkpoints/avg-last-K-step-N).")
@@ -50,7 +51,7 @@ public final class AverageCommand implements Callable<Integer> {
         state.learningRate(), state.seed(), state.vocabularySha256(), state.config(), metrics,
         state.bestValidLoss(), state.validationsSinceBest(), state.trainSeconds());
     String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
-    var path = store.save(name, averagedState, out -> ModelSerializer.writeModel(averaged, out, false));
+    var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out));
     System.out.printf("average: %s = mean of %s%n", path,
         String.join(", ", chosen.stream().map(c -> CheckpointStore.name(c.step())).toList()));
     return 0;
@@ -62,7 +63,8 @@ public final class AverageCommand implements Callable<Integer> {
     INDArray sum = null;
     for (CheckpointStore.Checkpoint checkpoint : chosen) {
       try (InputStream in = store.openModel(checkpoint)) {
-        ComputationGraph graph = ModelSerializer.restoreComputationGraph(in, false);
+        ComputationGraph graph = ModelArtifact.read(in, checkpoint.state().vocabularySha256(),
+            checkpoint.path().toString()).graph();
         if (sum == null) {
           sum = graph.params().dup();
         } else if (sum.length() != graph.params().length()) {

@@ -16,7 +16,6 @@ import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
 import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
-import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.learning.config.Adam;
 import org.slf4j.Logger;
@@ -27,6 +26,7 @@ import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
 import scala.Tuple2;
@@ -139,14 +139,14 @@ public final class TrainJob {
           + state.vocabularySha256() + " but " + runUri + "/data has " + vocabularySha256);
     }
     try (InputStream in = store.openModel(checkpoint)) {
-      ComputationGraph graph = ModelSerializer.restoreComputationGraph(in, true);
-      TransformerConfig trained = TransformerFactory.layerConfiguration(graph).transformerConfig();
+      ModelArtifact.Loaded loaded = ModelArtifact.read(in, vocabularySha256, checkpoint.path().toString());
+      TransformerConfig trained = loaded.metadata().config();
       if (!trained.equals(modelConfig)) {
         throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " holds model " + trained
             + " but the configuration asks for " + modelConfig
             + "; resume with the same model settings or train into another --run");
       }
-      return graph;
+      return loaded.graph();
     }
   }
 
@@ -255,7 +255,7 @@ public final class TrainJob {
     private void checkpoint(TrainingState state) throws IOException {
       long start = System.nanoTime();
       ComputationGraph graph = sparkNet.getNetwork();
-      org.apache.hadoop.fs.Path path = store.save(state, out -> ModelSerializer.writeModel(graph, out, true));
+      org.apache.hadoop.fs.Path path = store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out));
       store.prune(config.keepLast());
       metrics.flush();
       LOG.info("checkpoint {} written in {} s", path, String.format("%.1f", (System.nanoTime() - start) / 1e9));

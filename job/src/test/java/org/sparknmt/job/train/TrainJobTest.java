@@ -20,7 +20,6 @@ import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -31,6 +30,7 @@ import org.sparknmt.datasets.spark.CorpusInput;
 import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.testkit.BuildDirs;
 import org.sparknmt.testkit.MiniHdfs;
@@ -86,7 +86,7 @@ class TrainJobTest {
 
   private static ComputationGraph latestModelAt(CheckpointStore store, CheckpointStore.Checkpoint checkpoint) throws IOException {
     try (InputStream in = store.openModel(checkpoint)) {
-      return ModelSerializer.restoreComputationGraph(in, false);
+      return ModelArtifact.read(in, checkpoint.state().vocabularySha256(), checkpoint.path().toString()).graph();
     }
   }
 
@@ -160,9 +160,7 @@ class TrainJobTest {
 
   private static ComputationGraph latestModel(String run) throws IOException {
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
-    try (InputStream in = store.openModel(store.latest().orElseThrow())) {
-      return ModelSerializer.restoreComputationGraph(in, true);
-    }
+    return latestModelAt(store, store.latest().orElseThrow());
   }
 
   private static List<JsonNode> jsonl(String uri) throws IOException {
