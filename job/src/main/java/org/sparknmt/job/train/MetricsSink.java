@@ -35,6 +35,9 @@ final class MetricsSink implements AutoCloseable {
     values.put("loss", result.loss());
     values.put("accuracy", result.accuracy());
     values.put("tokens", result.tokens());
+    if (!Double.isNaN(result.bleu())) {
+      values.put("bleu", result.bleu());
+    }
     values.put("wall_s", state.trainSeconds());
     valid.add(step, values);
   }

@@ -18,6 +18,7 @@ package org.sparknmt.job.train;
  * @param keepLast keep the last K checkpoints (plus the best)
  * @param validateEverySteps also validate every N global steps (0 = only at epoch ends)
  * @param patience stop after this many validations without a better validation loss (0 = never)
+ * @param validBleuSentences greedy-translate this many valid sentences at each validation for BLEU (0 = loss only)
  * @param progressSeconds seconds between two progress lines
  */
 public record TrainConfig(
@@ -36,6 +37,7 @@ public record TrainConfig(
     int keepLast,
     long validateEverySteps,
     int patience,
+    int validBleuSentences,
     double progressSeconds) {
 
   public TrainConfig {
@@ -48,6 +50,7 @@ public record TrainConfig(
     positive("keep_last", keepLast);
     nonNegative("validate_every_steps", validateEverySteps);
     nonNegative("patience", patience);
+    nonNegative("valid_bleu_sentences", validBleuSentences);
     if (!(lr > 0)) {
       throw new IllegalArgumentException("lr must be positive, got " + lr);
     }
@@ -68,7 +71,8 @@ public record TrainConfig(
   /** The same configuration with {@code checkpoint_every_steps} replaced. */
   public TrainConfig withCheckpointEvery(long steps) {
     return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience, progressSeconds);
+        lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience, validBleuSentences,
+        progressSeconds);
   }
 
   private static void positive(String key, long value) {

@@ -24,6 +24,8 @@ import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
+import org.sparknmt.datasets.vocab.BpeEncoder;
+import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
@@ -103,7 +105,8 @@ public final class TrainJob {
 
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics).run(state);
+      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics, data.vocabulary())
+          .run(state);
     } finally {
       train.unpersist(false);
     }
@@ -162,9 +165,11 @@ public final class TrainJob {
     private final Progress progress;
     private final MetricsSink metrics;
     private final LrSchedule schedule;
+    private final BpeEncoder bpe;
 
     Loop(CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
-        int batches, int workers, TokenBatchTrainingMaster master, Progress progress, MetricsSink metrics) {
+        int batches, int workers, TokenBatchTrainingMaster master, Progress progress, MetricsSink metrics,
+        BpeModel vocabulary) {
       this.store = store;
       this.sparkNet = sparkNet;
       this.train = train;
@@ -175,6 +180,7 @@ public final class TrainJob {
       this.progress = progress;
       this.metrics = metrics;
       this.schedule = LrSchedule.of(config.lrSchedule(), modelConfig.dModel(), config.warmupSteps(), config.lr());
+      this.bpe = new BpeEncoder(vocabulary);
     }
 
     Result run(TrainingState start) throws IOException {
@@ -215,6 +221,10 @@ public final class TrainJob {
             || config.maxSteps() > 0 && step >= config.maxSteps();
         if (validate && !valid.isEmpty()) {
           lastValidation = Validation.of(sparkNet.getNetwork(), valid);
+          if (config.validBleuSentences() > 0) {
+            lastValidation = lastValidation.withBleu(
+                ValidationBleu.of(sparkNet.getNetwork(), valid, bpe, config.validBleuSentences()));
+          }
           state = withValidation(state, lastValidation);
           metrics.valid(step, state, lastValidation);
         }
@@ -242,9 +252,13 @@ public final class TrainJob {
       Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
       measured.put("valid_loss", validation.loss());
       measured.put("valid_accuracy", validation.accuracy());
+      if (!Double.isNaN(validation.bleu())) {
+        measured.put("valid_bleu", validation.bleu());
+      }
       boolean better = validation.loss() < state.bestValidLoss();
-      LOG.info("validation at step {}: loss {} accuracy {}%{}", state.step(),
+      LOG.info("validation at step {}: loss {} accuracy {}%{}{}", state.step(),
           String.format("%.4f", validation.loss()), String.format("%.2f", 100 * validation.accuracy()),
+          Double.isNaN(validation.bleu()) ? "" : String.format(" BLEU %.2f", validation.bleu()),
           better ? " (best so far)" : "");
       return new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(), state.learningRate(),
           state.seed(), state.vocabularySha256(), state.config(), measured,

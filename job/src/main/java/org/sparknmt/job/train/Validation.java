@@ -14,8 +14,12 @@ import org.sparknmt.datasets.shard.MultiDataSets;
  * with dropout off.
  */
 public final class Validation {
-  /** Token-weighted means over the valid set. */
-  public record Result(double loss, double accuracy, long tokens) {}
+  /** Token-weighted means over the valid set, and the BLEU of greedy translations (NaN if not measured). */
+  public record Result(double loss, double accuracy, long tokens, double bleu) {
+    Result withBleu(double value) {
+      return new Result(loss, accuracy, tokens, value);
+    }
+  }
 
   private Validation() {}
 
@@ -30,7 +34,7 @@ public final class Validation {
       correct += correctTokens(graph, data);
       tokens += batchTokens;
     }
-    return new Result(lossSum / tokens, (double) correct / tokens, tokens);
+    return new Result(lossSum / tokens, (double) correct / tokens, tokens, Double.NaN);
   }
 
   /** Positions where argmax over the vocabulary equals the label, counted where the label mask is 1. */

@@ -72,6 +72,7 @@ class TrainJobTest {
     assertTrue(valid.get(3).get("loss").asDouble() < valid.get(0).get("loss").asDouble() - 0.5,
         "validation loss did not fall: " + valid);
     assertFalse(jsonl(run + "/metrics/train.jsonl").isEmpty());
+    assertTrue(valid.get(3).has("bleu"), "validation BLEU missing: " + valid.get(3));
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     List<CheckpointStore.Checkpoint> checkpoints = store.list();
     assertEquals(2, checkpoints.size(), "keep_last 2 (the best is the last here)");
@@ -147,7 +148,7 @@ class TrainJobTest {
   private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
     TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
     return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, LrSchedule.Kind.INVERSE_SQRT,
-        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 1);
+        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1);
   }
 
   private static String copyOfPrepared(String name) throws IOException {

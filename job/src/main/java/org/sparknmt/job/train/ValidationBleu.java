@@ -1,0 +1,50 @@
+package org.sparknmt.job.train;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.sparknmt.datasets.shard.Batch;
+import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.datasets.vocab.BpeEncoder;
+import org.sparknmt.datasets.vocab.SpecialTokens;
+import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.model.decode.Translation;
+import org.sparknmt.model.decode.Translator;
+
+/**
+ * BLEU of greedy translations of the first valid sentences against their references, both
+ * detokenized from subwords (so the references are the normalized valid text), scored with the
+ * evaluate job's sacreBLEU-compatible scorer. Greedy and a sample keep it cheap enough to run at
+ * every validation; {@code sparknmt evaluate} gives the full beam-search score.
+ */
+final class ValidationBleu {
+  private static final int CHUNK = 64;
+  private static final double MAX_LENGTH_A = 1.5;
+  private static final int MAX_LENGTH_B = 10;
+
+  private ValidationBleu() {}
+
+  static double of(ComputationGraph graph, List<Batch> batches, BpeEncoder bpe, int sentences) {
+    List<EncodedPair> pairs = batches.stream().flatMap(b -> b.pairs().stream()).limit(sentences).toList();
+    Translator translator = Translator.of(graph,
+        new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS));
+    List<String> hypotheses = new ArrayList<>();
+    List<String> references = new ArrayList<>();
+    for (int start = 0; start < pairs.size(); start += CHUNK) {
+      List<EncodedPair> chunk = pairs.subList(start, Math.min(pairs.size(), start + CHUNK));
+      int[][] sources = chunk.stream().map(p -> withEos(p.source())).toArray(int[][]::new);
+      for (Translation translation : translator.greedy(sources, MAX_LENGTH_A, MAX_LENGTH_B)) {
+        hypotheses.add(bpe.decode(translation.tokens()));
+      }
+      chunk.forEach(p -> references.add(bpe.decode(p.target())));
+    }
+    return Bleu.corpus(hypotheses, references).score();
+  }
+
+  private static int[] withEos(int[] source) {
+    int[] ids = Arrays.copyOf(source, source.length + 1);
+    ids[source.length] = SpecialTokens.EOS;
+    return ids;
+  }
+}
