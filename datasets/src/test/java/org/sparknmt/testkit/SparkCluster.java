@@ -38,6 +38,8 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
         .set("spark.local.dir", work.resolve("local").toString())
         .set("spark.driver.host", "127.0.0.1")
         .set("spark.hadoop.dfs.replication", "1")
+        // one ND4J thread per one-core executor; OpenMP's default (all cores) oversubscribes the machine
+        .set("spark.executorEnv.OMP_NUM_THREADS", "1")
         .set("spark.executor.extraClassPath", BuildDirs.classpath())
         .set("spark.executor.extraJavaOptions",
             "-Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"

@@ -24,6 +24,8 @@ public final class SparkOptions {
     conf.setIfMissing("spark.local.dir", buildTmp + "/spark-local");
     conf.setIfMissing("spark.hadoop.dfs.replication", "1");
     conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+    // ND4J's native threads per executor: one per task slot; more only fight over the same cores
+    conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", conf.get("spark.executor.cores", "1"));
     return conf;
   }
 
