@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
 import picocli.CommandLine;
@@ -19,6 +21,8 @@ import picocli.CommandLine.Option;
     description = "Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
         + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.")
 public final class EvaluateCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(EvaluateCommand.class);
+
   @Mixin SparkOptions spark;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -38,6 +42,7 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
+      LOG.info("evaluate on {}: --hyp {} --ref {}{}", sc.master(), hyps, ref, json ? " --json" : "");
       return run(sc, spec.commandLine().getOut());
     }
   }

@@ -70,6 +70,11 @@ class EvaluateCommandTest {
             "chrF2 signature: " + Chrf.SIGNATURE),
         evaluate("--hyp", perfect, "--hyp", hyp, "--ref", ref));
 
+    List<String> json = evaluate("--hyp", perfect, "--hyp", hyp, "--ref", ref, "--json");
+    assertEquals(2, json.size(), "one JSON object a line");
+    assertEquals(100.0, new ObjectMapper().readTree(json.get(0)).get("bleu").asDouble(), 1e-12);
+    assertEquals(hyp, new ObjectMapper().readTree(json.get(1)).get("hyp").asText());
+
     String truncated = write("/several/short.txt", EvaluationTest.HYPS.subList(0, 3));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> evaluate("--hyp", perfect, "--hyp", truncated, "--ref", ref));
