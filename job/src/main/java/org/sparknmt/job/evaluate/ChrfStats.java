@@ -25,8 +25,8 @@ public final class ChrfStats implements Serializable {
 
   /** The statistics of one line pair. */
   public static ChrfStats of(String hyp, String ref) {
-    int[] hypChars = PythonText.removeSpaces(hyp).codePoints().toArray();
-    int[] refChars = PythonText.removeSpaces(ref).codePoints().toArray();
+    int[] hypChars = PythonText.codePointsWithoutSpaces(hyp);
+    int[] refChars = PythonText.codePointsWithoutSpaces(ref);
     long[] counts = Ngrams.clipped(hypChars, refChars, Chrf.CHAR_ORDER);
     for (int n = 1; n <= Chrf.CHAR_ORDER; n++) {
       // sacreBLEU counts no hypothesis n-grams of an order the reference is too short to have.

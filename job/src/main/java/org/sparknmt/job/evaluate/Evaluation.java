@@ -14,15 +14,20 @@ import java.util.List;
  * @param lines aligned lines scored
  */
 public record Evaluation(String hyp, String ref, long lines, BleuScore bleu, ChrfScore chrf) {
+  /** The sacreBLEU signatures of both metrics, one line each. */
+  public static final List<String> SIGNATURE_LINES =
+      List.of("BLEU signature: " + Bleu.SIGNATURE, ChrfScore.NAME + " signature: " + Chrf.SIGNATURE);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** sacreBLEU's score lines, then the signatures that say how they were computed. */
   public List<String> textLines() {
-    return List.of(
-        bleu.format(),
-        chrf.format(),
-        "BLEU signature: " + Bleu.SIGNATURE,
-        ChrfScore.NAME + " signature: " + Chrf.SIGNATURE);
+    return List.of(bleu.format(), chrf.format(), SIGNATURE_LINES.get(0), SIGNATURE_LINES.get(1));
+  }
+
+  /** sacreBLEU's score lines: {@code BLEU = ...} and {@code chrF2 = ...}. */
+  public List<String> scoreLines() {
+    return List.of(bleu.format(), chrf.format());
   }
 
   /**

@@ -57,11 +57,9 @@ public final class PythonText {
     return s.substring(0, end);
   }
 
-  /** {@code ''.join(s.split())}: every whitespace character removed, as chrF does by default. */
-  public static String removeSpaces(String s) {
-    StringBuilder out = new StringBuilder(s.length());
-    s.codePoints().filter(cp -> !isSpace(cp)).forEach(out::appendCodePoint);
-    return out.toString();
+  /** The code points of {@code ''.join(s.split())}: every whitespace character removed, as chrF does by default. */
+  public static int[] codePointsWithoutSpaces(String s) {
+    return s.codePoints().filter(cp -> !isSpace(cp)).toArray();
   }
 
   /**

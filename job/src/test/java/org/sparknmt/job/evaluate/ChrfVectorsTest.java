@@ -11,7 +11,11 @@ class ChrfVectorsTest {
   @TestFactory
   Stream<DynamicTest> matchesSacreBleu() {
     return BleuVector.all().stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> {
-      assertEquals(v.number("chrf"), Chrf.corpus(v.hyps(), v.refs()).score(), 0.01, v.name() + " chrf");
+      ChrfScore chrf = Chrf.corpus(v.hyps(), v.refs());
+      assertEquals(v.number("chrf"), chrf.score(), 0.01, v.name() + " chrf");
+      if (v.expected().has("chrf_line")) {
+        assertEquals(v.text("chrf_line"), chrf.format(), v.name() + " printed line");
+      }
       assertEquals(v.text("chrf_signature"), Chrf.SIGNATURE, v.name() + " signature");
     }));
   }

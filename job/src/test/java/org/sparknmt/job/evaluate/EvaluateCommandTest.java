@@ -55,6 +55,34 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void scoresSeveralHypothesesAgainstOneReferenceInOneRun() throws IOException {
+    String perfect = write("/several/perfect.txt", EvaluationTest.REFS);
+    String hyp = write("/several/hyp.txt", EvaluationTest.HYPS);
+    String ref = write("/several/ref.txt", EvaluationTest.REFS);
+    assertEquals(List.of(
+            perfect,
+            "  BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 23 ref_len = 23)",
+            "  chrF2 = 100.00",
+            hyp,
+            "  " + EvaluationTest.SACREBLEU_BLEU,
+            "  " + EvaluationTest.SACREBLEU_CHRF,
+            "BLEU signature: " + Bleu.SIGNATURE,
+            "chrF2 signature: " + Chrf.SIGNATURE),
+        evaluate("--hyp", perfect, "--hyp", hyp, "--ref", ref));
+
+    List<String> json = evaluate("--hyp", perfect, "--hyp", hyp, "--ref", ref, "--json");
+    assertEquals(2, json.size(), "one JSON object a line");
+    assertEquals(100.0, new ObjectMapper().readTree(json.get(0)).get("bleu").asDouble(), 1e-12);
+    assertEquals(hyp, new ObjectMapper().readTree(json.get(1)).get("hyp").asText());
+
+    String truncated = write("/several/short.txt", EvaluationTest.HYPS.subList(0, 3));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> evaluate("--hyp", perfect, "--hyp", truncated, "--ref", ref));
+    assertEquals("hypothesis and reference differ in length: --hyp " + truncated + " has 3 lines, --ref " + ref + " has 4 lines",
+        e.getMessage());
+  }
+
+  @Test
   void readsADirectoryOfPartFilesInNameOrder() throws IOException {
     // Written in reverse, so that creation order would give the wrong pairing.
     write("/parts/hyp/part-00001", EvaluationTest.HYPS.subList(2, 4));
