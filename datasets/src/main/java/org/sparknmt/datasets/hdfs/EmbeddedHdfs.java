@@ -19,10 +19,18 @@ public final class EmbeddedHdfs implements AutoCloseable {
   }
 
   /**
-   * Starts NameNode and DataNode with their storage under {@code baseDir}, replication 1. An
-   * existing {@code baseDir} is reused (not formatted), so data survives a restart of the embedded default.
+   * Starts NameNode and DataNode with their storage under {@code baseDir}, replication 1. With
+   * {@code format} false the storage already there is reused, so data survives a restart.
    */
   public static EmbeddedHdfs start(Path baseDir, boolean format) throws IOException {
+    return start(baseDir, format, 0);
+  }
+
+  /**
+   * As {@link #start(Path, boolean)}, with the NameNode on {@code port} (0: any free one), so that
+   * {@code hdfs://127.0.0.1:PORT/...} URIs stay valid across restarts.
+   */
+  public static EmbeddedHdfs start(Path baseDir, boolean format, int port) throws IOException {
     Configuration conf = new Configuration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.toAbsolutePath().toString());
     conf.setInt("dfs.replication", 1);
@@ -30,6 +38,7 @@ public final class EmbeddedHdfs implements AutoCloseable {
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf)
         .numDataNodes(1)
         .format(format)
+        .nameNodePort(port)
         .manageNameDfsDirs(true)
         .manageDataDfsDirs(true)
         .build();
