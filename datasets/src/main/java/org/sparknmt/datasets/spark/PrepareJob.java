@@ -102,11 +102,12 @@ public final class PrepareJob {
 
     long t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
-    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, 0, request.allowMisaligned(), config.partitions());
+    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, config.partitions());
     JavaRDD<Checked> checked = raw.map(p -> Checked.of(p,
             LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
                 ? Split.VALID : Split.TRAIN, validator))
         .persist(StorageLevel.MEMORY_AND_DISK());
+    CorpusReader.checkAligned(checked, parts, request.allowMisaligned());
     Map<String, Long> wordCounts = checked
         .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
         .flatMap(c -> words(c.kept().source(), c.kept().target()))
