@@ -285,6 +285,18 @@ class PrepareJobTest {
     assertTrue(tampered.getMessage().contains("changed after prepare"), tampered.getMessage());
   }
 
+  @Test
+  void inputWithNothingToKeepFailsWithTheReasonsAndLeavesNothing() throws IOException {
+    Path dir = BuildDirs.fresh("prepare-nothing");
+    List<Line> lines = List.of(new Line("", "leer", "empty-source"), new Line(" ", "auch leer", "empty-source"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> prepare(aligned(dir, lines), null, dir.resolve("run"), CONFIG, false, false));
+    assertTrue(e.getMessage().contains("empty-source=2"), e.getMessage());
+    try (Stream<Path> left = Files.list(dir.resolve("run"))) {
+      assertEquals(List.of(), left.toList(), "the staging folder is removed");
+    }
+  }
+
   private static Map<String, byte[]> files(Path root) throws IOException {
     Map<String, byte[]> out = new TreeMap<>();
     try (Stream<Path> walk = Files.walk(root)) {
