@@ -236,6 +236,29 @@ class PrepareJobTest {
   }
 
   @Test
+  void readsAlignedFoldersPartByPartWithTheirOwnLineNumbers() throws IOException {
+    Path dir = BuildDirs.fresh("prepare-folders");
+    List<Line> lines = malformed();
+    Path en = Files.createDirectories(dir.resolve("en"));
+    Path de = Files.createDirectories(dir.resolve("de"));
+    writeSide(en, "part-0", lines.subList(0, 5).stream().map(Line::source).toList());
+    writeSide(de, "part-0", lines.subList(0, 5).stream().map(Line::target).toList());
+    writeSide(en, "part-1", lines.subList(5, lines.size()).stream().map(Line::source).toList());
+    writeSide(de, "part-1", lines.subList(5, lines.size()).stream().map(Line::target).toList());
+    PrepareJob.Result result = prepare(new CorpusInput.Aligned(en.toUri().toString(), de.toUri().toString()), null,
+        dir.resolve("run"), CONFIG, false, false);
+    assertEquals(lines.size(), result.manifest().get("counts").get("read").asLong());
+    Map<String, String> where = new TreeMap<>();
+    for (JsonNode r : rejects(dir.resolve("run"))) {
+      String file = r.get("source_file").asText();
+      where.put(file.substring(file.lastIndexOf('/') + 1) + ":" + r.get("line").asLong(), r.get("reason").asText());
+    }
+    assertEquals(Map.of("part-0:2", "invalid-utf8", "part-0:3", "control-character", "part-0:4", "empty-source",
+        "part-0:5", "empty-target", "part-1:2", "too-long", "part-1:3", "length-ratio", "part-1:4", "too-many-subwords"),
+        where);
+  }
+
+  @Test
   void rerunIsANoOpAndAForcedRerunWritesIdenticalBytes() throws IOException {
     Path dir = BuildDirs.fresh("prepare-rerun");
     CorpusInput input = aligned(dir, malformed());
