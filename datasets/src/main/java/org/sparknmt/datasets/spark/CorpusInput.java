@@ -23,11 +23,6 @@ public sealed interface CorpusInput extends Serializable permits CorpusInput.Ali
     public boolean tsv() {
       return target == null;
     }
-
-    /** How rejects and errors name this part. */
-    public String describe() {
-      return tsv() ? source : source + " + " + target;
-    }
   }
 
   /** The parts, resolved against the file system. */

@@ -13,6 +13,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.Optional;
 import org.sparknmt.datasets.clean.RejectReason;
+import org.sparknmt.datasets.clean.Verdict;
 import org.sparknmt.datasets.shard.LineId;
 import scala.Tuple2;
 
@@ -24,18 +25,14 @@ import scala.Tuple2;
 final class CorpusReader {
   private CorpusReader() {}
 
-  /**
-   * @param firstPart the part number of the first part (the valid input's parts follow the training input's)
-   * @param allowMisaligned whether line counts that differ are a reject of the extra lines instead of an error
-   */
-  static JavaRDD<RawPair> read(JavaSparkContext sc, List<CorpusInput.Part> parts, int firstPart,
-      boolean allowMisaligned, int partitions) {
+  /** All parts, numbered by their index in {@code parts}; file pairs are joined by line over {@code partitions}. */
+  static JavaRDD<RawPair> read(JavaSparkContext sc, List<CorpusInput.Part> parts, int partitions) {
     List<JavaRDD<RawPair>> all = new ArrayList<>();
     List<JavaPairRDD<Long, byte[]>> sources = new ArrayList<>();
     List<JavaPairRDD<Long, byte[]>> targets = new ArrayList<>();
     for (int i = 0; i < parts.size(); i++) {
       CorpusInput.Part part = parts.get(i);
-      int number = firstPart + i;
+      int number = i;
       if (part.tsv()) {
         all.add(lines(sc, part.source(), number).map(line -> splitTsv(line._1, line._2)));
       } else {
@@ -46,7 +43,6 @@ final class CorpusReader {
     if (!sources.isEmpty()) {
       JavaPairRDD<Long, byte[]> src = sc.union(sources.toArray(JavaPairRDD[]::new));
       JavaPairRDD<Long, byte[]> tgt = sc.union(targets.toArray(JavaPairRDD[]::new));
-      checkAligned(src, tgt, parts, firstPart, allowMisaligned);
       all.add(src.fullOuterJoin(tgt, partitions).map(p -> pair(p._1, p._2._1, p._2._2)));
     }
     return all.size() == 1 ? all.get(0) : sc.union(all.toArray(JavaRDD[]::new));
@@ -62,19 +58,31 @@ final class CorpusReader {
         .mapToPair(line -> new Tuple2<>(LineId.of(part, line._2 + 1), line._1));
   }
 
-  private static void checkAligned(JavaPairRDD<Long, byte[]> src, JavaPairRDD<Long, byte[]> tgt,
-      List<CorpusInput.Part> parts, int firstPart, boolean allowMisaligned) {
-    Map<Integer, Long> srcCounts = src.keys().map(LineId::part).countByValue();
-    Map<Integer, Long> tgtCounts = tgt.keys().map(LineId::part).countByValue();
-    for (int i = 0; i < parts.size(); i++) {
-      CorpusInput.Part part = parts.get(i);
-      long s = srcCounts.getOrDefault(firstPart + i, 0L);
-      long t = tgtCounts.getOrDefault(firstPart + i, 0L);
-      if (!part.tsv() && s != t && !allowMisaligned) {
-        throw new IllegalArgumentException("line counts differ: " + part.source() + " has " + s + " lines, "
-            + part.target() + " has " + t + "; fix the files or pass --allow-misaligned to reject the unpaired lines");
+  /**
+   * Fails, naming both files and their line counts, when a file pair's line counts differ, unless
+   * {@code allowMisaligned}. Counted from the paired lines (one pass over data already in memory)
+   * rather than by reading every file twice more.
+   */
+  static void checkAligned(JavaRDD<Checked> checked, List<CorpusInput.Part> parts, boolean allowMisaligned) {
+    Map<Long, Long> counts = checked.map(CorpusReader::alignmentKey).countByValue();
+    for (int part = 0; part < parts.size(); part++) {
+      long paired = counts.getOrDefault(3L * part, 0L);
+      long sourceOnly = counts.getOrDefault(3L * part + 1, 0L);
+      long targetOnly = counts.getOrDefault(3L * part + 2, 0L);
+      if ((sourceOnly > 0 || targetOnly > 0) && !allowMisaligned) {
+        CorpusInput.Part p = parts.get(part);
+        throw new IllegalArgumentException("line counts differ: " + p.source() + " has " + (paired + sourceOnly)
+            + " lines, " + p.target() + " has " + (paired + targetOnly)
+            + "; fix the files or pass --allow-misaligned to reject the unpaired lines");
       }
     }
+  }
+
+  /** {@code 3 * part + (0 paired, 1 source line only, 2 target line only)}. */
+  private static long alignmentKey(Checked c) {
+    long kind = c.verdict() instanceof Verdict.Rejected r && r.reason() == RejectReason.MISALIGNED
+        ? (c.rawTarget() == null ? 1 : 2) : 0;
+    return 3L * LineId.part(c.lineId()) + kind;
   }
 
   private static RawPair pair(long lineId, Optional<byte[]> source, Optional<byte[]> target) {

@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.clean.PairValidator;
+import org.sparknmt.datasets.clean.Verdict;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.LineId;
 import org.sparknmt.datasets.vocab.BpeEncoder;
@@ -73,16 +74,23 @@ public final class PrepareJob {
         return new Result(true, layout.data().toString(), existing);
       }
       if (!request.force()) {
-        throw new IllegalArgumentException(layout.data() + " already holds a prepared corpus from other inputs or"
-            + " configuration; pass --force to replace it, or choose another --run");
+        throw new IllegalArgumentException(layout.data() + (existing == null ? " exists without a manifest" : " already"
+            + " holds a corpus prepared from other inputs or configuration") + "; pass --force to replace it, or choose"
+            + " another --run");
       }
     }
     removeStale(fs, layout.run());
     Path staging = new Path(layout.run(), RunLayout.TMP_PREFIX + UUID.randomUUID());
     fs.mkdirs(staging);
-    ObjectNode manifest = prepare(sc, request, trainParts, validParts, fingerprint, staging);
-    HadoopFiles.write(RunLayout.manifest(staging), Manifest.bytes(manifest), hadoopConf);
-    commit(fs, staging, layout);
+    ObjectNode manifest;
+    try {
+      manifest = prepare(sc, request, trainParts, validParts, fingerprint, staging);
+      HadoopFiles.write(RunLayout.manifest(staging), Manifest.bytes(manifest), hadoopConf);
+      commit(fs, staging, layout);
+    } catch (IOException | RuntimeException e) {
+      fs.delete(staging, true);
+      throw e;
+    }
     LOG.info("prepared {}: {}", layout.data(), manifest.get("counts"));
     return new Result(false, layout.data().toString(), manifest);
   }
@@ -102,11 +110,12 @@ public final class PrepareJob {
 
     long t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
-    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, 0, request.allowMisaligned(), config.partitions());
+    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, config.partitions());
     JavaRDD<Checked> checked = raw.map(p -> Checked.of(p,
             LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
                 ? Split.VALID : Split.TRAIN, validator))
         .persist(StorageLevel.MEMORY_AND_DISK());
+    CorpusReader.checkAligned(checked, parts, request.allowMisaligned());
     Map<String, Long> wordCounts = checked
         .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
         .flatMap(c -> words(c.kept().source(), c.kept().target()))
@@ -117,8 +126,10 @@ public final class PrepareJob {
 
     t = System.nanoTime();
     if (wordCounts.isEmpty()) {
-      throw new IllegalArgumentException("no training pair survived validation; see the reasons in " + staging + "/rejects"
-          + " after a run with --allow-misaligned, or check the inputs " + trainParts);
+      Map<String, Long> reasons = checked.filter(c -> c.kept() == null)
+          .map(c -> ((Verdict.Rejected) c.verdict()).reason().label()).countByValue();
+      throw new IllegalArgumentException("no training pair survived validation (rejected by reason: " + reasons
+          + "); check the inputs " + trainParts);
     }
     BpeModel vocab = BpeLearner.learn(wordCounts, config.vocabSize(), config.characterCoverage());
     byte[] vocabJson = vocab.toJson();

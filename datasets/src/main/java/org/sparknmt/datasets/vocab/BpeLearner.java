@@ -4,11 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -101,9 +99,12 @@ public final class BpeLearner {
       this.visited = new int[words.length];
       Arrays.fill(visited, -1);
       for (int w = 0; w < words.length; w++) {
-        count(w, +1, null);
         for (long pair : pairsOf(words[w])) {
-          wordsWithPair.computeIfAbsent(pair, k -> new ArrayList<>()).add(w);
+          pairCounts.merge(pair, freq[w], Long::sum);
+          List<Integer> holders = wordsWithPair.computeIfAbsent(pair, k -> new ArrayList<>());
+          if (holders.isEmpty() || holders.get(holders.size() - 1) != w) {
+            holders.add(w);
+          }
         }
       }
       pairCounts.forEach((pair, count) -> queue.add(new long[] {count, pair}));
@@ -129,8 +130,9 @@ public final class BpeLearner {
       return learned.toArray(int[][]::new);
     }
 
+    /** Merges {@code pair} in every word holding it; only pairs whose count changed go back on the queue. */
     private void apply(long pair, int newId, int step) {
-      Set<Long> changed = new HashSet<>();
+      Map<Long, Long> delta = new HashMap<>();
       for (int w : wordsWithPair.remove(pair)) {
         if (visited[w] == step) {
           continue;
@@ -140,10 +142,12 @@ public final class BpeLearner {
         if (merged == words[w]) {
           continue;
         }
-        count(w, -1, changed);
+        for (long p : pairsOf(words[w])) {
+          delta.merge(p, -freq[w], Long::sum);
+        }
         words[w] = merged;
-        count(w, +1, changed);
         for (long p : pairsOf(merged)) {
+          delta.merge(p, freq[w], Long::sum);
           if (left(p) == newId || right(p) == newId) {
             List<Integer> holders = wordsWithPair.computeIfAbsent(p, k -> new ArrayList<>());
             if (holders.isEmpty() || holders.get(holders.size() - 1) != w) {
@@ -153,25 +157,14 @@ public final class BpeLearner {
         }
       }
       pairCounts.remove(pair);
-      for (long p : changed) {
-        Long count = pairCounts.get(p);
-        if (count != null && count > 0) {
-          queue.add(new long[] {count, p});
-        }
-      }
-    }
-
-    private void count(int w, int sign, Set<Long> changed) {
-      int[] s = words[w];
-      for (int i = 0; i + 1 < s.length; i++) {
-        if (s[i] >= 0 && s[i + 1] >= 0) {
-          long p = key(s[i], s[i + 1]);
-          long now = pairCounts.merge(p, sign * freq[w], Long::sum);
-          if (now == 0) {
-            pairCounts.remove(p);
-          }
-          if (changed != null) {
-            changed.add(p);
+      delta.remove(pair);
+      for (Map.Entry<Long, Long> change : delta.entrySet()) {
+        if (change.getValue() != 0) {
+          long count = pairCounts.merge(change.getKey(), change.getValue(), Long::sum);
+          if (count <= 0) {
+            pairCounts.remove(change.getKey());
+          } else {
+            queue.add(new long[] {count, change.getKey()});
           }
         }
       }

@@ -236,6 +236,29 @@ class PrepareJobTest {
   }
 
   @Test
+  void readsAlignedFoldersPartByPartWithTheirOwnLineNumbers() throws IOException {
+    Path dir = BuildDirs.fresh("prepare-folders");
+    List<Line> lines = malformed();
+    Path en = Files.createDirectories(dir.resolve("en"));
+    Path de = Files.createDirectories(dir.resolve("de"));
+    writeSide(en, "part-0", lines.subList(0, 5).stream().map(Line::source).toList());
+    writeSide(de, "part-0", lines.subList(0, 5).stream().map(Line::target).toList());
+    writeSide(en, "part-1", lines.subList(5, lines.size()).stream().map(Line::source).toList());
+    writeSide(de, "part-1", lines.subList(5, lines.size()).stream().map(Line::target).toList());
+    PrepareJob.Result result = prepare(new CorpusInput.Aligned(en.toUri().toString(), de.toUri().toString()), null,
+        dir.resolve("run"), CONFIG, false, false);
+    assertEquals(lines.size(), result.manifest().get("counts").get("read").asLong());
+    Map<String, String> where = new TreeMap<>();
+    for (JsonNode r : rejects(dir.resolve("run"))) {
+      String file = r.get("source_file").asText();
+      where.put(file.substring(file.lastIndexOf('/') + 1) + ":" + r.get("line").asLong(), r.get("reason").asText());
+    }
+    assertEquals(Map.of("part-0:2", "invalid-utf8", "part-0:3", "control-character", "part-0:4", "empty-source",
+        "part-0:5", "empty-target", "part-1:2", "too-long", "part-1:3", "length-ratio", "part-1:4", "too-many-subwords"),
+        where);
+  }
+
+  @Test
   void rerunIsANoOpAndAForcedRerunWritesIdenticalBytes() throws IOException {
     Path dir = BuildDirs.fresh("prepare-rerun");
     CorpusInput input = aligned(dir, malformed());
@@ -283,6 +306,18 @@ class PrepareJobTest {
     IllegalStateException tampered = assertThrows(IllegalStateException.class,
         () -> PreparedData.open(run.toUri().toString(), new Configuration()));
     assertTrue(tampered.getMessage().contains("changed after prepare"), tampered.getMessage());
+  }
+
+  @Test
+  void inputWithNothingToKeepFailsWithTheReasonsAndLeavesNothing() throws IOException {
+    Path dir = BuildDirs.fresh("prepare-nothing");
+    List<Line> lines = List.of(new Line("", "leer", "empty-source"), new Line(" ", "auch leer", "empty-source"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> prepare(aligned(dir, lines), null, dir.resolve("run"), CONFIG, false, false));
+    assertTrue(e.getMessage().contains("empty-source=2"), e.getMessage());
+    try (Stream<Path> left = Files.list(dir.resolve("run"))) {
+      assertEquals(List.of(), left.toList(), "the staging folder is removed");
+    }
   }
 
   private static Map<String, byte[]> files(Path root) throws IOException {

@@ -46,6 +46,18 @@ class PrepareOnHdfsTest {
     assertEquals(200, counts.get("valid").asLong());
     assertTrue(fs.exists(new Path(run + "/data/manifest.json")));
 
+    // Counting on the executors is exact: the same table counted here gives the same vocabulary.
+    java.util.Map<String, Long> words = new java.util.HashMap<>();
+    for (String file : List.of("train.en.gz", "train.de.gz")) {
+      for (String line : Samples.lines(file)) {
+        for (String word : org.sparknmt.datasets.clean.Normalizer.normalize(line).split(" ")) {
+          words.merge(word, 1L, Long::sum);
+        }
+      }
+    }
+    assertEquals(org.sparknmt.datasets.vocab.BpeLearner.learn(words, 1000, 0.9999).sha256(),
+        result.manifest().get("vocab").get("sha256").asText());
+
     PreparedData data = PreparedData.open(run, conf);
     assertTrue(data.shards(Split.TRAIN).get(0).startsWith("hdfs://"), data.shards(Split.TRAIN).toString());
     int vocabSize = data.vocabulary().size();

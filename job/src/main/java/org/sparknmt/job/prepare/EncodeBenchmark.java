@@ -18,7 +18,8 @@ import org.sparknmt.datasets.vocab.BpeModel;
 /**
  * Encoding throughput alone, for {@code scripts/bench-prepare}: the vocabulary of a prepared run
  * encodes the sentences of a text file on 1..N threads, each thread a fresh {@link BpeEncoder}
- * (its word cache starts empty every pass), best of a few passes after a warm-up.
+ * (its word cache starts empty every pass), best of a few passes after a warm-up; once on
+ * normalized text (encoding alone) and once normalizing raw text on the way (what prepare does).
  *
  * <p>{@code EncodeBenchmark RUN TEXT_FILE THREADS...}
  */
@@ -33,27 +34,33 @@ public final class EncodeBenchmark {
     }
     PreparedData data = PreparedData.open(args[0], new Configuration());
     BpeModel model = data.vocabulary();
-    List<String> sentences = Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8).stream()
-        .map(Normalizer::normalize).toList();
+    List<String> raw = Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8);
+    List<String> normalized = raw.stream().map(Normalizer::normalize).toList();
     for (int i = 2; i < args.length; i++) {
       int threads = Integer.parseInt(args[i]);
-      double best = Double.MAX_VALUE;
-      long tokens = 0;
-      for (int pass = 0; pass <= PASSES; pass++) {
-        long start = System.nanoTime();
-        tokens = encode(model, sentences, threads);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        if (pass > 0) {
-          best = Math.min(best, seconds);
-        }
-      }
-      System.out.printf("sparknmt encode: vocab %d (%s), threads %d, %d sentences, %d tokens, %.3f s, %.0f sentences/s%n",
-          model.size(), RunLayout.of(args[0]).data(), threads, sentences.size(), tokens, best, sentences.size() / best);
+      report("encode", model, args[0], normalized, threads, false);
+      report("normalize+encode", model, args[0], raw, threads, true);
     }
   }
 
+  private static void report(String what, BpeModel model, String run, List<String> sentences, int threads,
+      boolean normalize) throws Exception {
+    double best = Double.MAX_VALUE;
+    long tokens = 0;
+    for (int pass = 0; pass <= PASSES; pass++) {
+      long start = System.nanoTime();
+      tokens = encode(model, sentences, threads, normalize);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      if (pass > 0) {
+        best = Math.min(best, seconds);
+      }
+    }
+    System.out.printf("sparknmt %s: vocab %d (%s), threads %d, %d sentences, %d tokens, %.3f s, %.0f sentences/s%n",
+        what, model.size(), RunLayout.of(run).data(), threads, sentences.size(), tokens, best, sentences.size() / best);
+  }
+
   /** Encodes all sentences on {@code threads} threads, contiguous slices, one encoder each; returns the token count. */
-  static long encode(BpeModel model, List<String> sentences, int threads) throws Exception {
+  static long encode(BpeModel model, List<String> sentences, int threads, boolean normalize) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Long>> parts = new ArrayList<>();
@@ -64,7 +71,7 @@ public final class EncodeBenchmark {
           BpeEncoder encoder = new BpeEncoder(model);
           long tokens = 0;
           for (String s : mine) {
-            tokens += encoder.encode(s).length;
+            tokens += encoder.encode(normalize ? Normalizer.normalize(s) : s).length;
           }
           return tokens;
         }));

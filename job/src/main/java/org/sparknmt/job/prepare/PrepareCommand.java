@@ -13,6 +13,7 @@ import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,6 +49,7 @@ public final class PrepareCommand implements Callable<Integer> {
 
   @Mixin ConfigOptions configOptions;
   @Mixin SparkOptions spark;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** One of the two input forms. */
   static final class Input {
@@ -95,7 +97,8 @@ public final class PrepareCommand implements Callable<Integer> {
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt prepare"))) {
       PrepareJob.Result result = PrepareJob.run(sc, request);
       double seconds = (System.nanoTime() - start) / 1e9;
-      System.out.println(summary(result, seconds));
+      spec.commandLine().getOut().println(summary(result, seconds));
+      spec.commandLine().getOut().flush();
     }
     return 0;
   }

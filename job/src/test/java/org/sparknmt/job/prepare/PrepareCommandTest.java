@@ -28,15 +28,8 @@ class PrepareCommandTest {
     StringWriter err = new StringWriter();
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
-    java.io.PrintStream stdout = System.out;
-    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-    System.setOut(new java.io.PrintStream(captured, true));
-    try {
-      int code = cli.execute(args);
-      return new Run(code, captured + out.toString(), err.toString());
-    } finally {
-      System.setOut(stdout);
-    }
+    int code = cli.execute(args);
+    return new Run(code, out.toString(), err.toString());
   }
 
   @Test
@@ -44,7 +37,8 @@ class PrepareCommandTest {
     Path run = BuildDirs.fresh("prepare-command").resolve("run");
     String[] args = {"prepare", "--src", SAMPLE.resolve("train.en.gz").toString(), "--tgt",
         SAMPLE.resolve("train.de.gz").toString(), "--run", run.toString(), "--valid-fraction", "0.05",
-        "--master", "local[2]", "--set", "data.vocab_size=2000", "--set", "data.shards=2"};
+        "--master", "local[2]", "--conf", SAMPLE.resolve("../../conf/prepare-multi30k.conf").normalize().toString(),
+        "--set", "data.vocab_size=2000", "--set", "data.shards=2"};
     Run first = sparknmt(args);
     assertEquals(0, first.exitCode(), first.err());
     assertTrue(first.out().contains("prepare: read 3000 pairs"), first.out());
@@ -52,6 +46,7 @@ class PrepareCommandTest {
     assertEquals(2000, manifest.get("vocab").get("size").asInt());
     assertEquals(2000, manifest.get("config").get("vocab_size").asInt());
     assertEquals(2, manifest.get("train").get("shards").size());
+    assertEquals(3000, manifest.get("config").get("max_tokens").asInt(), "from conf/prepare-multi30k.conf");
     assertEquals(3000, manifest.get("counts").get("train").asLong() + manifest.get("counts").get("valid").asLong());
     PreparedData data = PreparedData.open(run.toUri().toString(), new Configuration());
     assertEquals(manifest.get("vocab").get("sha256").asText(), data.vocabulary().sha256());
