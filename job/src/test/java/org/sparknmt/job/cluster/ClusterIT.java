@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -49,12 +54,17 @@ class ClusterIT {
       }
 
       String out = cluster.hdfsUri("/smoke/out");
-      ScriptRun smoke = cluster.sparknmt("smoke", "--master", cluster.masterUrl(), "--out", out,
-          "--lines", Integer.toString(LINES), "--partitions", "4").assertSucceeded();
+      java.nio.file.Path preset = cluster.root.resolve("conf/cluster/spark-standalone.conf");
+      ScriptRun smoke = cluster.sparknmt(Map.of("SPARKNMT_SUBMIT_ARGS", "--properties-file " + preset),
+          "smoke", "--master", cluster.masterUrl(), "--out", out, "--lines", Integer.toString(LINES), "--partitions", "4")
+          .assertSucceeded();
 
       assertTrue(smoke.output().contains("from 2 executor JVM(s)"), smoke.output());
       assertTrue(smoke.output().contains("smoke: OK"), smoke.output());
       assertWrittenToHdfs(cluster, out);
+      String executorOptions = presetValue(preset, "spark.executor.defaultJavaOptions");
+      assertTrue(Files.readString(cluster.dir.resolve("logs/worker-1.log")).contains(executorOptions.split(" ")[0]),
+          "the preset's executor options are not in worker-1's executor launch command");
     } finally {
       down = cluster.cluster("down");
     }
@@ -82,6 +92,16 @@ class ClusterIT {
       }
       assertEquals(LINES, lines, "lines in " + out);
     }
+  }
+
+  /** A key of a spark-defaults file, read the way spark-submit reads it. */
+  private static String presetValue(java.nio.file.Path preset, String key) throws Exception {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(preset)) {
+      properties.load(reader);
+    }
+    return Optional.ofNullable(properties.getProperty(key)).map(String::trim)
+        .orElseThrow(() -> new AssertionError(preset + " has no " + key));
   }
 
   private static String masterJson(LocalCluster cluster) throws Exception {

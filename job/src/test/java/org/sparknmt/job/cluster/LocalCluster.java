@@ -83,11 +83,12 @@ final class LocalCluster {
     return cluster(command, Map.of());
   }
 
-  /** {@code scripts/sparknmt ARGS} against this cluster, with a small driver on ND4J's plain x86-64 build. */
-  ScriptRun sparknmt(String... args) throws IOException, InterruptedException {
+  /** {@code scripts/sparknmt ARGS} with {@code env}, a small driver and ND4J's plain x86-64 build. */
+  ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
     command.addAll(List.of(args));
-    Map<String, String> launcher = Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "");
+    Map<String, String> launcher = new HashMap<>(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", ""));
+    launcher.putAll(env);
     return ScriptRun.run(root, dir.resolve("test-logs"), launcher, SCRIPT_TIMEOUT, command.toArray(String[]::new));
   }
 
