@@ -76,6 +76,7 @@ class ClusterIT {
     for (String daemon : LocalCluster.DAEMONS) {
       assertTrue(cluster.pid(daemon).isEmpty(), "down left the PID file of " + daemon);
     }
+    cluster.deleteFolder();
   }
 
   /** Read back with a plain HDFS client, not through the job: every line, one replica each. */

@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.sparknmt.testkit.BuildDirs;
 
 /**
@@ -108,6 +110,18 @@ final class LocalCluster {
         .filter(p -> p.pid() != ProcessHandle.current().pid())
         .flatMap(p -> p.info().commandLine().filter(line -> line.contains(dir.toString())).map(line -> p.pid() + " " + line).stream())
         .toList();
+  }
+
+  /**
+   * Deletes the cluster's folder, once stopped: the executors' copies of the fat jar alone take
+   * ~500 MB. A failed test keeps it, logs included, for diagnosis.
+   */
+  void deleteFolder() throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
   }
 
   /** The folder holding {@code scripts/cluster}, searched upwards from the working directory. */
