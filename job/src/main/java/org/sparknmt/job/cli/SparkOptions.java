@@ -22,7 +22,10 @@ public final class SparkOptions {
     }
     String buildTmp = System.getProperty("java.io.tmpdir");
     conf.setIfMissing("spark.local.dir", buildTmp + "/spark-local");
-    conf.setIfMissing("spark.hadoop.dfs.replication", "1");
+    if (conf.get("spark.master").startsWith("local")) {
+      // the embedded HDFS and development clusters have one DataNode; a real cluster keeps its own default
+      conf.setIfMissing("spark.hadoop.dfs.replication", "1");
+    }
     conf.setIfMissing("spark.ui.showConsoleProgress", "false");
     // ND4J's native threads per executor: one per task slot; more only fight over the same cores
     conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", conf.get("spark.executor.cores", "1"));
