@@ -58,7 +58,7 @@ public final class Charts {
     return chart;
   }
 
-  /** White background, light grid, readable fonts, legend inside the top right. */
+  /** White background, light grid, readable fonts, the legend below the plot (inside, it hid points). */
   static void style(XYChart chart) {
     var style = chart.getStyler();
     style.setChartBackgroundColor(Color.WHITE);
@@ -69,10 +69,12 @@ public final class Charts {
     style.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
     style.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
     style.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    style.setLegendPosition(Styler.LegendPosition.InsideNE);
-    style.setLegendBorderColor(new Color(200, 200, 200));
+    style.setLegendPosition(Styler.LegendPosition.OutsideS);
+    style.setLegendLayout(Styler.LegendLayout.Horizontal);
+    style.setLegendBorderColor(Color.WHITE);
     style.setMarkerSize(6);
     style.setAntiAlias(true);
     style.setXAxisDecimalPattern("#,##0.###");
+    style.setYAxisDecimalPattern("#,##0.######");
   }
 }

@@ -90,9 +90,6 @@ public record Heatmap(String title, double[][] values, List<String> rowLabels, L
     // cells filled at fractional pixel positions leave hairline seams; a border in the cell's own colour closes them
     style.setDrawBorder(true);
     style.setAntiAlias(true);
-    if (columnLabels.isEmpty() && columns() > 20) {
-      style.setXAxisMaxLabelCount(11);
-    }
     HeatMapSeries series = chart.addSeries(title, axis(columnLabels, columns()), reversed(axis(rowLabels, rows())),
         cells());
     series.setMin(min);
@@ -111,15 +108,28 @@ public record Heatmap(String title, double[][] values, List<String> rowLabels, L
     return cells;
   }
 
-  private static List<?> axis(List<String> labels, int n) {
+  /** The labels, or for a numbered axis every {@link #numberStep}-th index (blank between: one tick a cell). */
+  private static List<String> axis(List<String> labels, int n) {
     if (!labels.isEmpty()) {
       return labels;
     }
-    List<Integer> numbers = new ArrayList<>(n);
+    int step = numberStep(n);
+    List<String> numbers = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      numbers.add(i);
+      numbers.add(i % step == 0 ? Integer.toString(i) : " "); // XChart cannot lay out an empty label
     }
     return numbers;
+  }
+
+  /** 1, 2, 5, 10, 20, 50 ...: the smallest that numbers at most 10 of {@code n} cells. */
+  static int numberStep(int n) {
+    for (int scale = 1; ; scale *= 10) {
+      for (int m : new int[] {1, 2, 5}) {
+        if ((n + m * scale - 1) / (m * scale) <= 10) {
+          return m * scale;
+        }
+      }
+    }
   }
 
   private static List<Object> reversed(List<?> labels) {

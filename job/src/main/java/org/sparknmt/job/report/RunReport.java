@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.datasets.shard.LineId;
 import org.sparknmt.datasets.shard.ShardReader;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
@@ -176,14 +177,15 @@ public final class RunReport {
       return;
     }
     RunModel model = RunModel.open(run, checkpoint, hadoop);
-    html.paragraph("Checkpoint " + model.checkpoint().path().getName() + ", greedy translations of validation "
-        + "sentences of at most " + MAX_DRAWN_LENGTH + " subwords. Rows are queries, columns keys; each row sums "
-        + "to 1 (viridis: dark 0, yellow 1). Every head has its own PNG in the folder beside each overview.");
+    html.paragraph("Checkpoint " + model.checkpoint().path().getName() + ", greedy translations of the first "
+        + "validation sentences of at most " + MAX_DRAWN_LENGTH + " subwords (or the shortest). Rows are queries, "
+        + "columns keys; each row sums to 1. The heads of a layer share one colour scale, from 0 (dark purple) to "
+        + "the layer's largest weight (yellow). Every head also has its own PNG beside each overview.");
     int n = 0;
     for (EncodedPair pair : drawnPairs(data, sentences, hadoop)) {
       n++;
       SentenceAttention attention = model.attention(pair.source(), null);
-      html.heading(3, "Validation sentence " + n + " (line " + pair.lineId() + ")");
+      html.heading(3, "Validation sentence " + n + " (line " + LineId.line(pair.lineId()) + ")");
       html.code("source", attention.source());
       html.code("reference", model.encoder().decode(pair.target()));
       html.code("output", attention.output());
@@ -196,7 +198,10 @@ public final class RunReport {
     }
   }
 
-  /** The first validation pairs (by line) short enough to draw. */
+  /**
+   * The first validation pairs (by line) short enough to draw; when there are too few of them, the
+   * shortest of the others.
+   */
   static List<EncodedPair> drawnPairs(PreparedData data, int sentences, Configuration conf) throws IOException {
     List<EncodedPair> pairs = new ArrayList<>();
     for (String shard : data.shards(Split.VALID)) {
@@ -205,8 +210,10 @@ public final class RunReport {
         ShardReader.readAll(in, shard).forEach(b -> pairs.addAll(b.pairs()));
       }
     }
-    return pairs.stream().filter(p -> p.source().length <= MAX_DRAWN_LENGTH)
-        .sorted(Comparator.comparingLong(EncodedPair::lineId)).limit(sentences).toList();
+    Comparator<EncodedPair> shortEnoughFirst = Comparator
+        .comparingInt((EncodedPair p) -> p.source().length <= MAX_DRAWN_LENGTH ? 0 : p.source().length)
+        .thenComparingLong(EncodedPair::lineId);
+    return pairs.stream().sorted(shortEnoughFirst).limit(sentences).toList();
   }
 
   private void plot(Html html, String name, Chart<?, ?> chart) throws IOException {

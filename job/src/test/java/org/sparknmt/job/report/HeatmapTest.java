@@ -86,6 +86,15 @@ class HeatmapTest {
   }
 
   @Test
+  void numberedAxesLabelAboutTenCells() {
+    assertEquals(1, Heatmap.numberStep(10));
+    assertEquals(2, Heatmap.numberStep(11));
+    assertEquals(5, Heatmap.numberStep(50));
+    assertEquals(20, Heatmap.numberStep(128));
+    assertEquals(100, Heatmap.numberStep(512));
+  }
+
+  @Test
   void badShapesAreNamedErrors() {
     IllegalArgumentException labels = assertThrows(IllegalArgumentException.class,
         () -> new Heatmap("t", flat(0.5), List.of("a"), KEYS, "q", "k", 0, 1, ColourMap.VIRIDIS));

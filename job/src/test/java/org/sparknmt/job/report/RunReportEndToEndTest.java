@@ -68,7 +68,8 @@ class RunReportEndToEndTest {
       assertTrue(html.contains("<h2>" + section + "</h2>"), section + " missing");
     }
     assertTrue(html.contains("<td>step-"), "checkpoint table");
-    assertTrue(html.contains("<td>read</td><td>200</td>"), "manifest counts: " + html);
+    assertTrue(html.contains("<td>read</td><td>230</td>") && html.contains("<td>train</td><td>200</td>"),
+        "manifest counts (200 train and 30 valid pairs read): " + html);
     assertTrue(html.contains("Validation sentence 2"), "two validation sentences drawn");
     List<String> images = html.lines().filter(l -> l.contains("<img src=\""))
         .map(l -> l.substring(l.indexOf("<img src=\"") + 10, l.indexOf('"', l.indexOf("<img src=\"") + 10))).toList();
