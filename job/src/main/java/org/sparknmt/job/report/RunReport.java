@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.knowm.xchart.XYChart;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.LineId;
@@ -73,19 +74,19 @@ public final class RunReport {
     if (metrics.train().isEmpty() && metrics.valid().isEmpty()) {
       html.paragraph("No metrics under " + new Path(run, "metrics") + ": the run has not been trained yet.");
     }
-    plot(html, "loss.png", Charts.lines("Loss by step", "step", "loss (per target token)", List.of(
+    plot(html, "loss.png", byStep(Charts.lines("Loss by step", "step", "loss (per target token)", List.of(
         RunMetrics.series("training", metrics.train(), "loss"),
-        RunMetrics.series("validation", metrics.valid(), "loss"))));
-    plot(html, "learning-rate.png", Charts.lines("Learning rate by step", "step", "learning rate",
-        List.of(RunMetrics.series("learning rate", metrics.train(), "lr"))));
-    plot(html, "tokens-per-second.png", Charts.lines("Training speed", "step", "target tokens / s",
-        List.of(RunMetrics.series("tokens/s", metrics.train(), "tokens_per_s"))));
+        RunMetrics.series("validation", metrics.valid(), "loss")))));
+    plot(html, "learning-rate.png", byStep(Charts.lines("Learning rate by step", "step", "learning rate",
+        List.of(RunMetrics.series("learning rate", metrics.train(), "lr")))));
+    plot(html, "tokens-per-second.png", byStep(Charts.lines("Training speed", "step", "target tokens / s",
+        List.of(RunMetrics.series("tokens/s", metrics.train(), "tokens_per_s")))));
 
     html.heading(2, "Validation");
-    plot(html, "bleu.png", Charts.lines("Validation BLEU (greedy, first valid sentences)", "step", "BLEU",
-        List.of(RunMetrics.series("each validation", metrics.valid(), "bleu"), checkpointBleu(checkpoints))));
-    plot(html, "accuracy.png", Charts.lines("Validation token accuracy", "step", "accuracy",
-        List.of(RunMetrics.series("accuracy", metrics.valid(), "accuracy"))));
+    plot(html, "bleu.png", byStep(Charts.lines("Validation BLEU (greedy, first valid sentences)", "step", "BLEU",
+        List.of(RunMetrics.series("each validation", metrics.valid(), "bleu"), checkpointBleu(checkpoints)))));
+    plot(html, "accuracy.png", byStep(Charts.lines("Validation token accuracy", "step", "accuracy",
+        List.of(RunMetrics.series("accuracy", metrics.valid(), "accuracy")))));
     List<List<String>> rows = new ArrayList<>();
     for (CheckpointStore.Checkpoint c : checkpoints) {
       var m = c.state().metrics();
@@ -214,6 +215,12 @@ public final class RunReport {
         .comparingInt((EncodedPair p) -> p.source().length <= MAX_DRAWN_LENGTH ? 0 : p.source().length)
         .thenComparingLong(EncodedPair::lineId);
     return pairs.stream().sorted(shortEnoughFirst).limit(sentences).toList();
+  }
+
+  /** A chart by step, its axis from step 0 so that XChart ticks round steps rather than ones counted from the first. */
+  private static XYChart byStep(XYChart chart) {
+    chart.getStyler().setXAxisMin(0.0);
+    return chart;
   }
 
   private void plot(Html html, String name, Chart<?, ?> chart) throws IOException {
