@@ -63,6 +63,9 @@ public final class RunModel {
     }
     int[] sourceIds = bpe.encode(text);
     int[] output = target.map(t -> bpe.encode(Normalizer.normalize(t))).orElse(null);
+    if (output != null && output.length == 0) {
+      throw new IllegalArgumentException("--tgt is empty after normalization");
+    }
     return attention(sourceIds, output);
   }
 
