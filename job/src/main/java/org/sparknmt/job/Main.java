@@ -4,6 +4,9 @@ import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
 import org.sparknmt.job.prepare.PrepareCommand;
+import org.sparknmt.job.report.AttentionCommand;
+import org.sparknmt.job.report.PlotPeCommand;
+import org.sparknmt.job.report.ReportCommand;
 import org.sparknmt.job.smoke.SmokeCommand;
 import org.sparknmt.job.train.AverageCommand;
 import org.sparknmt.job.train.TrainCommand;
@@ -20,7 +23,8 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.Provider.class,
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
-        AverageCommand.class, EvaluateCommand.class, EmbeddedHdfsCommand.class,
+        AverageCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class, ReportCommand.class,
+        EmbeddedHdfsCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
