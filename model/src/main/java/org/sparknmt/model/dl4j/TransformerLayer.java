@@ -11,27 +11,28 @@ import org.deeplearning4j.nn.conf.memory.LayerMemoryReport;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
 import org.sparknmt.model.TransformerConfig;
 
 /**
  * The DL4J configuration of the whole Transformer as one output layer: it owns every parameter (so
  * DL4J's updater, parameter averaging and checkpoints cover them all) and computes the
  * label-smoothed loss. Its input is the packed pair from {@link SourceTargetVertex}. The fields are
- * plain values so that DL4J's JSON and {@code clone()} keep them (Spark workers rebuild from a clone).
+ * plain annotated values so that DL4J's (shaded) JSON and {@code clone()} keep them (Spark workers rebuild from a clone).
  */
 public final class TransformerLayer extends BaseLayer {
-  private int dModel;
-  private int heads;
-  private int dFf;
-  private int layers;
-  private int maxLength;
-  private double dropout;
-  private double attentionDropout;
-  private double labelSmoothing;
-  private boolean shareEmbeddings;
-  private boolean preNorm;
-  private boolean learnedPositions;
-  private int vocabSize;
+  @JsonProperty private int dModel;
+  @JsonProperty private int heads;
+  @JsonProperty private int dFf;
+  @JsonProperty private int layers;
+  @JsonProperty private int maxLength;
+  @JsonProperty private double dropout;
+  @JsonProperty private double attentionDropout;
+  @JsonProperty private double labelSmoothing;
+  @JsonProperty private boolean shareEmbeddings;
+  @JsonProperty private boolean preNorm;
+  @JsonProperty private boolean learnedPositions;
+  @JsonProperty private int vocabSize;
 
   /** For DL4J's JSON deserialization. */
   private TransformerLayer() {}
