@@ -30,7 +30,7 @@ public final class Linear {
   public INDArray backward(INDArray dy) {
     params.gradient(w).addi(Nd4j.gemm(x, dy, true, false));
     if (b != null) {
-      params.gradient(b).addi(dy.sum(0));
+      params.gradient(b).addi(ColumnSums.of(dy));
     }
     return Nd4j.gemm(dy, params.value(w), false, true);
   }
