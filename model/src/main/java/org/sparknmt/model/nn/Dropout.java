@@ -13,11 +13,16 @@ public final class Dropout {
   }
 
   public INDArray forward(INDArray x, boolean training) {
+    if (mask != null && !mask.wasClosed()) {
+      mask.close();
+    }
     if (!training || p == 0) {
       mask = null;
       return x;
     }
-    mask = Nd4j.rand(x.dataType(), x.shape()).gt(p).castTo(x.dataType()).muli(1.0 / (1.0 - p));
+    try (INDArray uniform = Nd4j.rand(x.dataType(), x.shape()); INDArray kept = uniform.gt(p)) {
+      mask = kept.castTo(x.dataType()).muli(1.0 / (1.0 - p));
+    }
     return x.mul(mask);
   }
 

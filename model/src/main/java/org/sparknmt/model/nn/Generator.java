@@ -42,7 +42,9 @@ public final class Generator {
     if (projection != null) {
       return projection.backward(dLogits);
     }
-    params.gradient(sharedEmbedding).addi(Nd4j.gemm(dLogits, x, true, false));
+    try (INDArray dEmbedding = Nd4j.gemm(dLogits, x, true, false)) {
+      params.gradient(sharedEmbedding).addi(dEmbedding);
+    }
     return Nd4j.gemm(dLogits, params.value(sharedEmbedding), false, false);
   }
 }

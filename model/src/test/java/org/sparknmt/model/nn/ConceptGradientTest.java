@@ -167,7 +167,7 @@ class ConceptGradientTest {
 
   @Test
   void encoderWithEmbeddingsRepeatedIdsAndLearnedPositions() {
-    TransformerConfig c = new TransformerConfig(D, HEADS, 12, 2, 16, 0.0, 0.0, 0.0, true, false, true);
+    TransformerConfig c = new TransformerConfig(D, HEADS, 12, 1, 16, 0.0, 0.0, 0.0, true, false, true);
     Params p = new Params();
     String embedding = p.declare("emb", Params.Init.EMBEDDING, 7, D);
     Encoder encoder = new Encoder(p, "enc", c, embedding);
