@@ -59,6 +59,13 @@ class GraphContractTest {
   }
 
   @Test
+  void learningRateCanBeScheduledFromOutside() {
+    ComputationGraph graph = TransformerFactory.create(CONFIG, 12, 2);
+    graph.setLearningRate(0.25);
+    assertEquals(0.25, graph.getLearningRate(TransformerFactory.TRANSFORMER), 0.0);
+  }
+
+  @Test
   void aSingleFeatureMaskIsAClearError() {
     ComputationGraph graph = TransformerFactory.create(CONFIG, 12, 2);
     MultiDataSet batch = CopyTaskTest.batch(CopyTaskTest.sentences(new Random(4), 3));
