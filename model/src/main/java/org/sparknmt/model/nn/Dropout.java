@@ -13,16 +13,16 @@ public final class Dropout {
   }
 
   public INDArray forward(INDArray x, boolean training) {
-    if (mask != null && !mask.wasClosed()) {
-      mask.close();
-    }
+    Buffers.free(mask);
     if (!training || p == 0) {
       mask = null;
       return x;
     }
-    try (INDArray uniform = Nd4j.rand(x.dataType(), x.shape()); INDArray kept = uniform.gt(p)) {
-      mask = kept.castTo(x.dataType()).muli(1.0 / (1.0 - p));
-    }
+    INDArray uniform = Nd4j.rand(x.dataType(), x.shape());
+    INDArray kept = uniform.gt(p);
+    mask = kept.castTo(x.dataType()).muli(1.0 / (1.0 - p));
+    Buffers.free(uniform);
+    Buffers.free(kept);
     return x.mul(mask);
   }
 

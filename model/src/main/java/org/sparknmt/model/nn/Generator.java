@@ -42,9 +42,9 @@ public final class Generator {
     if (projection != null) {
       return projection.backward(dLogits);
     }
-    try (INDArray dEmbedding = Nd4j.gemm(dLogits, x, true, false)) {
-      params.gradient(sharedEmbedding).addi(dEmbedding);
-    }
+    INDArray dEmbedding = Nd4j.gemm(dLogits, x, true, false);
+    params.gradient(sharedEmbedding).addi(dEmbedding);
+    Buffers.free(dEmbedding);
     return Nd4j.gemm(dLogits, params.value(sharedEmbedding), false, false);
   }
 }

@@ -28,9 +28,9 @@ public final class Linear {
 
   /** Accumulates dW = xᵀ·dy and db = Σ_rows dy; returns dx = dy·Wᵀ. */
   public INDArray backward(INDArray dy) {
-    try (INDArray dW = Nd4j.gemm(x, dy, true, false)) {
-      params.gradient(w).addi(dW);
-    }
+    INDArray dW = Nd4j.gemm(x, dy, true, false);
+    params.gradient(w).addi(dW);
+    Buffers.free(dW);
     if (b != null) {
       params.gradient(b).addi(ColumnSums.of(dy));
     }

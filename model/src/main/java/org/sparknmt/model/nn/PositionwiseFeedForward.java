@@ -27,9 +27,9 @@ public final class PositionwiseFeedForward implements Sublayer {
   public INDArray backward(INDArray dy) {
     INDArray dHidden = dropout.backward(w2.backward(dy));
     // ReLU'(z) = 1 where the output is positive
-    try (INDArray active = Transforms.step(hidden, true)) {
-      dHidden.muli(active);
-    }
+    INDArray active = Transforms.step(hidden, true);
+    dHidden.muli(active);
+    Buffers.free(active);
     return w1.backward(dHidden);
   }
 }

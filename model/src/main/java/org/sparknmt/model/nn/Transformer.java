@@ -80,9 +80,11 @@ public final class Transformer {
         ? Nd4j.ones(type, b.targetIn().length, 1)
         : b.targetKeep().castTo(type).reshape(b.targetIn().length, 1);
     // [n, vocab] arrays are the largest of a step: free them now rather than when the GC runs
-    try (INDArray logits = generator.logits(decoderOutput)) {
-      return LabelSmoothedCrossEntropy.compute(logits, b.labels(), weight, config.labelSmoothing(), withGradient);
-    }
+    INDArray logits = generator.logits(decoderOutput);
+    LabelSmoothedCrossEntropy.Result r =
+        LabelSmoothedCrossEntropy.compute(logits, b.labels(), weight, config.labelSmoothing(), withGradient);
+    Buffers.free(logits);
+    return r;
   }
 
   /**
@@ -91,7 +93,7 @@ public final class Transformer {
    */
   public void backward(INDArray dLogits) {
     INDArray dStates = generator.backward(dLogits);
-    dLogits.close();
+    Buffers.free(dLogits);
     INDArray dMemory = decoder.backward(dStates);
     encoder.backward(dMemory);
   }
