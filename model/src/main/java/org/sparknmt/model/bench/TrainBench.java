@@ -30,8 +30,7 @@ public final class TrainBench {
 
   public static void main(String[] args) {
     if (args.length != 5) {
-      System.err.println("usage: TrainBench CONFIG(tiny|small|base|big) VOCAB BATCH SEQ STEPS");
-      System.exit(2);
+      throw new IllegalArgumentException("usage: TrainBench CONFIG(tiny|small|base|big) VOCAB BATCH SEQ STEPS");
     }
     TransformerConfig config = switch (args[0]) {
       case "tiny" -> TransformerConfig.tiny();
