@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -24,6 +25,7 @@ class CopyTaskTest {
   static final int VOCAB = 12;
 
   @Test
+  @Tag("slow")
   void learnsToReverseWithExactMatch() {
     TransformerConfig config = new TransformerConfig(32, 2, 64, 2, 32, 0.0, 0.0, 0.0, true, false, false);
     ComputationGraph graph = TransformerFactory.create(config, VOCAB, TransformerFactory.paperAdam(3e-3), 1,

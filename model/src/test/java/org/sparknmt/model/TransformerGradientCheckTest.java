@@ -6,6 +6,8 @@ import org.deeplearning4j.gradientcheck.GradientCheckUtil;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -32,13 +34,23 @@ class TransformerGradientCheckTest {
     Nd4j.setDefaultDataTypes(previousType, previousType);
   }
 
+  @Test
+  void postNormSharedEmbeddingsSinusoid() {
+    check(true, false, false, 0.0);
+  }
+
+  /** The other options; about a minute each on two cores. */
   @ParameterizedTest(name = "share={0} preNorm={1} learnedPositions={2} dropout={3}")
+  @Tag("slow")
   @CsvSource({
-      "true, false, false, 0.0",
       "false, true, true, 0.0",
       "true, true, false, 0.2",
   })
-  void everyParameterMatchesFiniteDifferences(boolean share, boolean preNorm, boolean learned, double dropout) {
+  void otherVariants(boolean share, boolean preNorm, boolean learned, double dropout) {
+    check(share, preNorm, learned, dropout);
+  }
+
+  private static void check(boolean share, boolean preNorm, boolean learned, double dropout) {
     TransformerConfig config = new TransformerConfig(8, 2, 12, 1, 16, dropout, dropout, 0.1, share, preNorm, learned);
     int vocab = 9;
     ComputationGraph graph = TransformerFactory.create(config, vocab, new NoOp(), 42, DataType.DOUBLE);
@@ -57,8 +69,6 @@ class TransformerGradientCheckTest {
         .epsilon(1e-6)
         .maxRelError(1e-5)
         .minAbsoluteError(1e-9)
-        .subset(true)
-        .maxPerParam(6)
         .print(GradientCheckUtil.PrintMode.FAILURES_ONLY)
         // the same dropout masks for every evaluation of the loss
         .callEachIter(g -> Nd4j.getRandom().setSeed(7)));

@@ -18,7 +18,7 @@ import org.sparknmt.model.TransformerConfig;
  * The DL4J configuration of the whole Transformer as one output layer: it owns every parameter (so
  * DL4J's updater, parameter averaging and checkpoints cover them all) and computes the
  * label-smoothed loss. Its input is the packed pair from {@link SourceTargetVertex}. The fields are
- * plain values so that DL4J's JSON and {@code clone()} keep them (Spark workers rebuild from a clone).
+ * plain annotated values so that DL4J's (shaded) JSON and {@code clone()} keep them (Spark workers rebuild from a clone).
  */
 public final class TransformerLayer extends BaseLayer {
   @JsonProperty private int dModel;

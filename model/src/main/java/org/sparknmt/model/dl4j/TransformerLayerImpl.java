@@ -13,6 +13,11 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
@@ -30,6 +35,16 @@ import org.sparknmt.model.nn.TransformerBatch;
  * is kept because ComputationGraph resets the mask (to the label mask) between backprop and scoring.
  */
 public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> implements IOutputLayer {
+  private static final String STEP_WORKSPACE_ID = "SPARKNMT_TRANSFORMER_STEP";
+  private static final WorkspaceConfiguration STEP_WORKSPACE = WorkspaceConfiguration.builder()
+      .initialSize(0)
+      .overallocationLimit(0.2)
+      .policyAllocation(AllocationPolicy.OVERALLOCATE)
+      .policyLearning(LearningPolicy.OVER_TIME)
+      .policyReset(ResetPolicy.BLOCK_LEFT)
+      .policySpill(SpillPolicy.REALLOCATE)
+      .build();
+
   private final Params params;
   private final Transformer model;
   private INDArray paramsFlat;
@@ -155,15 +170,22 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
     }
   }
 
+  /**
+   * One training step's forward and backward pass. Every intermediate array lives in a workspace
+   * reused from step to step (only the gradients, written into DL4J's views, outlive it): without
+   * it, native memory is freed only by GCs that JavaCPP forces when near its limit, with sleeps.
+   */
   @Override
   public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr workspaceMgr) {
     assertInputSet(true);
-    try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+    TransformerBatch batch = SourceTargetVertex.unpack(input, pairMask, labels);
+    try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
       gradientsFlat.assign(0);
-      LabelSmoothedCrossEntropy.Result r =
-          model.loss(SourceTargetVertex.unpack(input, pairMask, labels), dataType, true, true);
-      model.backward(r.dLogits());
-      score = r.loss();
+      try (MemoryWorkspace step = Nd4j.getWorkspaceManager().getAndActivateWorkspace(STEP_WORKSPACE, STEP_WORKSPACE_ID)) {
+        LabelSmoothedCrossEntropy.Result r = model.loss(batch, dataType, true, true);
+        model.backward(r.dLogits());
+        score = r.loss();
+      }
       scoreOfCurrentInput = true;
       gradient = new DefaultGradient(gradientsFlat);
       for (Map.Entry<String, INDArray> e : gradientViews.entrySet()) {

@@ -13,11 +13,16 @@ public final class Dropout {
   }
 
   public INDArray forward(INDArray x, boolean training) {
+    Buffers.free(mask);
     if (!training || p == 0) {
       mask = null;
       return x;
     }
-    mask = Nd4j.rand(x.dataType(), x.shape()).gt(p).castTo(x.dataType()).muli(1.0 / (1.0 - p));
+    INDArray uniform = Nd4j.rand(x.dataType(), x.shape());
+    INDArray kept = uniform.gt(p);
+    mask = kept.castTo(x.dataType()).muli(1.0 / (1.0 - p));
+    Buffers.free(uniform);
+    Buffers.free(kept);
     return x.mul(mask);
   }
 

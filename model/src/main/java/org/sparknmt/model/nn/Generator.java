@@ -1,8 +1,9 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.impl.transforms.custom.LogSoftMax;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.SoftMax;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Section 3.4, the output projection to the vocabulary ("pre-softmax linear transformation"),
@@ -30,16 +31,20 @@ public final class Generator {
     return Nd4j.gemm(decoderOutput, params.value(sharedEmbedding), false, true);
   }
 
-  /** log softmax over the vocabulary, [n, vocab]. */
+  /** log softmax over the vocabulary, [n, vocab]: z − (z_max − log p_max), see {@link LabelSmoothedCrossEntropy}. */
   public static INDArray logSoftmax(INDArray logits) {
-    return Nd4j.exec(new LogSoftMax(logits, -1))[0];
+    INDArray probabilities = Nd4j.exec(new SoftMax(logits, logits.ulike(), -1))[0];
+    INDArray logSumExp = logits.max(true, 1).subi(Transforms.log(probabilities.max(true, 1), false));
+    return logits.subColumnVector(logSumExp);
   }
 
   public INDArray backward(INDArray dLogits) {
     if (projection != null) {
       return projection.backward(dLogits);
     }
-    params.gradient(sharedEmbedding).addi(Nd4j.gemm(dLogits, x, true, false));
+    INDArray dEmbedding = Nd4j.gemm(dLogits, x, true, false);
+    params.gradient(sharedEmbedding).addi(dEmbedding);
+    Buffers.free(dEmbedding);
     return Nd4j.gemm(dLogits, params.value(sharedEmbedding), false, false);
   }
 }

@@ -1,6 +1,8 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.SoftMax;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
@@ -26,15 +28,20 @@ public final class LabelSmoothedCrossEntropy {
    */
   public static Result compute(INDArray logits, int[] gold, INDArray weight, double epsilon, boolean withGradient) {
     int vocab = (int) logits.size(1);
-    INDArray logProbs = Generator.logSoftmax(logits);
+    INDArray probabilities = Nd4j.exec(new SoftMax(logits, logits.ulike(), -1))[0];
+    // log Σ_j exp(z_j) = z_max − log p_max: exact, and p_max ≥ 1/V never underflows (ND4J's exp and
+    // log_softmax over [n, vocab] are several times slower than its softmax)
+    double[] logSumExp = logits.max(true, 1).subi(Transforms.log(probabilities.max(true, 1), false)).toDoubleVector();
+    double[] logitSums = logits.sum(true, 1).toDoubleVector();
     double[] w = weight.toDoubleVector();
-    double[] rowSums = logProbs.sum(1).toDoubleVector();
     double tokens = 0;
     double total = 0;
     for (int i = 0; i < gold.length; i++) {
       if (w[i] != 0) {
+        double goldLogProbability = logits.getDouble(i, gold[i]) - logSumExp[i];
+        double sumLogProbabilities = logitSums[i] - vocab * logSumExp[i];
         tokens += w[i];
-        total -= w[i] * ((1 - epsilon) * logProbs.getDouble(i, gold[i]) + epsilon / vocab * rowSums[i]);
+        total -= w[i] * ((1 - epsilon) * goldLogProbability + epsilon / vocab * sumLogProbabilities);
       }
     }
     double loss = tokens == 0 ? 0 : total / tokens;
@@ -42,7 +49,7 @@ public final class LabelSmoothedCrossEntropy {
       return new Result(loss, tokens, null);
     }
     // dL/dz = (softmax(z) − q) · w / tokens
-    INDArray d = Transforms.exp(logProbs, false).subi(epsilon / vocab);
+    INDArray d = probabilities.subi(epsilon / vocab);
     for (int i = 0; i < gold.length; i++) {
       d.putScalar(i, gold[i], d.getDouble(i, gold[i]) - (1 - epsilon));
     }

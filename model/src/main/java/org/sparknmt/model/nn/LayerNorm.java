@@ -29,8 +29,8 @@ public final class LayerNorm {
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */
   public INDArray backward(INDArray dy) {
-    params.gradient(gain).addi(dy.mul(normalized).sum(0));
-    params.gradient(bias).addi(dy.sum(0));
+    params.gradient(gain).addi(ColumnSums.of(dy.mul(normalized)));
+    params.gradient(bias).addi(ColumnSums.of(dy));
     INDArray dNormalized = dy.mulRowVector(params.value(gain));
     INDArray meanD = dNormalized.mean(true, 1);
     INDArray meanDx = dNormalized.mul(normalized).mean(true, 1);

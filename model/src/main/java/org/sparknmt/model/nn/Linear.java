@@ -28,9 +28,11 @@ public final class Linear {
 
   /** Accumulates dW = xᵀ·dy and db = Σ_rows dy; returns dx = dy·Wᵀ. */
   public INDArray backward(INDArray dy) {
-    params.gradient(w).addi(Nd4j.gemm(x, dy, true, false));
+    INDArray dW = Nd4j.gemm(x, dy, true, false);
+    params.gradient(w).addi(dW);
+    Buffers.free(dW);
     if (b != null) {
-      params.gradient(b).addi(dy.sum(0));
+      params.gradient(b).addi(ColumnSums.of(dy));
     }
     return Nd4j.gemm(dy, params.value(w), false, true);
   }

@@ -1,6 +1,7 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -66,7 +67,10 @@ public final class PositionalEncoding {
       return params.value(learned);
     }
     if (table == null || table.dataType() != type) {
-      table = sinusoid(maxLength, dModel, type);
+      // kept across steps, so never in a step's workspace
+      try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+        table = sinusoid(maxLength, dModel, type);
+      }
     }
     return table;
   }

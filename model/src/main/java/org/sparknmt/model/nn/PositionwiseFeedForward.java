@@ -1,13 +1,14 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /** Eq. 2, FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2, with dropout on the inner activation while training. */
 public final class PositionwiseFeedForward implements Sublayer {
   private final Linear w1;
   private final Linear w2;
   private final Dropout dropout;
-  private INDArray active;
+  private INDArray hidden;
 
   public PositionwiseFeedForward(Params params, String name, int dModel, int dFf, double dropout) {
     this.w1 = new Linear(params, name + ".w1", dModel, dFf, true);
@@ -18,13 +19,17 @@ public final class PositionwiseFeedForward implements Sublayer {
   /** [n, d_model] -> [n, d_ff] -> [n, d_model]. */
   @Override
   public INDArray forward(INDArray x, boolean training) {
-    INDArray inner = w1.forward(x);
-    active = inner.gt(0).castTo(inner.dataType());
-    return w2.forward(dropout.forward(inner.muli(active), training));
+    hidden = Transforms.relu(w1.forward(x), false);
+    return w2.forward(dropout.forward(hidden, training));
   }
 
   @Override
   public INDArray backward(INDArray dy) {
-    return w1.backward(dropout.backward(w2.backward(dy)).muli(active));
+    INDArray dHidden = dropout.backward(w2.backward(dy));
+    // ReLU'(z) = 1 where the output is positive
+    INDArray active = Transforms.step(hidden, true);
+    dHidden.muli(active);
+    Buffers.free(active);
+    return w1.backward(dHidden);
   }
 }

@@ -20,8 +20,6 @@ public final class Transformer {
   private final Encoder encoder;
   private final Decoder decoder;
   private final Generator generator;
-  private TransformerBatch batch;
-  private INDArray decoderOutput;
 
   public Transformer(TransformerConfig config, int vocabSize, Params params) {
     if (vocabSize <= 0) {
@@ -76,19 +74,27 @@ public final class Transformer {
 
   /** Forward pass and loss (mean label-smoothed cross-entropy per non-padding target token). */
   public LabelSmoothedCrossEntropy.Result loss(TransformerBatch b, DataType type, boolean training, boolean withGradient) {
-    this.batch = b;
     INDArray memory = encode(b.size(), b.source(), b.sourceKeep(), type, training);
-    decoderOutput = decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training);
+    INDArray decoderOutput = decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training);
     INDArray weight = b.targetKeep() == null
         ? Nd4j.ones(type, b.targetIn().length, 1)
         : b.targetKeep().castTo(type).reshape(b.targetIn().length, 1);
-    return LabelSmoothedCrossEntropy.compute(generator.logits(decoderOutput), b.labels(), weight,
-        config.labelSmoothing(), withGradient);
+    // [n, vocab] arrays are the largest of a step: free them now rather than when the GC runs
+    INDArray logits = generator.logits(decoderOutput);
+    LabelSmoothedCrossEntropy.Result r =
+        LabelSmoothedCrossEntropy.compute(logits, b.labels(), weight, config.labelSmoothing(), withGradient);
+    Buffers.free(logits);
+    return r;
   }
 
-  /** Backpropagates dL/d(logits) of the last {@link #loss} call into the bound gradient views (which it adds to). */
+  /**
+   * Backpropagates dL/d(logits) of the last {@link #loss} call into the bound gradient views (which it
+   * adds to). Frees dLogits, the largest array of a step, once used.
+   */
   public void backward(INDArray dLogits) {
-    INDArray dMemory = decoder.backward(generator.backward(dLogits));
+    INDArray dStates = generator.backward(dLogits);
+    Buffers.free(dLogits);
+    INDArray dMemory = decoder.backward(dStates);
     encoder.backward(dMemory);
   }
 
@@ -110,9 +116,5 @@ public final class Transformer {
 
   public Decoder decoder() {
     return decoder;
-  }
-
-  TransformerBatch lastBatch() {
-    return batch;
   }
 }

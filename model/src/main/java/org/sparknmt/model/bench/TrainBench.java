@@ -1,0 +1,122 @@
+package org.sparknmt.model.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Random;
+import org.bytedeco.javacpp.Pointer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.MultiDataSet;
+import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.TransformerFactory;
+import org.sparknmt.model.nn.LabelSmoothedCrossEntropy;
+import org.sparknmt.model.nn.Params;
+import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerBatch;
+
+/**
+ * Training throughput of the Transformer graph on random unpadded batches, the shape the PyTorch
+ * peer ({@code shared/bench/torch_peer_bench.py}) uses: target tokens/s of {@code ComputationGraph.fit},
+ * where one step's time goes (forward + loss, backward, the rest: DL4J's updater and bookkeeping),
+ * and peak memory (JVM heap and native RSS).
+ *
+ * <p>usage: TrainBench CONFIG VOCAB BATCH SEQ STEPS, CONFIG one of tiny, small, base, big
+ */
+public final class TrainBench {
+  private TrainBench() {}
+
+  public static void main(String[] args) {
+    if (args.length != 5) {
+      throw new IllegalArgumentException("usage: TrainBench CONFIG(tiny|small|base|big) VOCAB BATCH SEQ STEPS");
+    }
+    TransformerConfig config = switch (args[0]) {
+      case "tiny" -> TransformerConfig.tiny();
+      case "small" -> TransformerConfig.small();
+      case "base" -> TransformerConfig.base();
+      case "big" -> TransformerConfig.big();
+      default -> throw new IllegalArgumentException("unknown config " + args[0] + "; use tiny, small, base or big");
+    };
+    int vocab = Integer.parseInt(args[1]);
+    int batch = Integer.parseInt(args[2]);
+    int seq = Integer.parseInt(args[3]);
+    int steps = Integer.parseInt(args[4]);
+    ComputationGraph graph = TransformerFactory.create(config, vocab, TransformerFactory.paperAdam(1e-4), 0,
+        DataType.FLOAT);
+    Random random = new Random(0);
+    INDArray source = randomIds(random, vocab, batch, seq);
+    INDArray target = randomIds(random, vocab, batch, seq + 1);
+    INDArray targetIn = target.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+        org.nd4j.linalg.indexing.NDArrayIndex.interval(0, seq)).dup();
+    INDArray labels = target.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+        org.nd4j.linalg.indexing.NDArrayIndex.interval(1, seq + 1)).dup();
+    MultiDataSet data = new MultiDataSet(new INDArray[] {source, targetIn}, new INDArray[] {labels});
+    System.out.printf("config=%s %s vocab=%d batch=%dx%d params=%d threads(OMP)=%s%n", args[0], config, vocab,
+        batch, seq, graph.numParams(), System.getenv().getOrDefault("OMP_NUM_THREADS", "default"));
+    for (int i = 0; i < 2; i++) {
+      graph.fit(data);
+    }
+    long peakRss = Pointer.physicalBytes();
+    long start = System.nanoTime();
+    for (int i = 0; i < steps; i++) {
+      graph.fit(data);
+      peakRss = Math.max(peakRss, Pointer.physicalBytes());
+    }
+    double msPerStep = (System.nanoTime() - start) / 1e6 / steps;
+    Phases phases = phases(config, vocab, graph, batch, seq, source, targetIn, labels, steps);
+    System.out.printf("ms/step=%.1f tgt_tokens/s=%.0f%n", msPerStep, batch * seq / (msPerStep / 1000));
+    System.out.printf("phases ms: forward+loss=%.1f backward=%.1f updater+graph=%.1f%n", phases.forward,
+        phases.backward, msPerStep - phases.forward - phases.backward);
+    System.out.printf("peak memory: heap=%d MiB native(RSS)=%d MiB%n", peakHeap() >> 20, peakRss >> 20);
+  }
+
+  private record Phases(double forward, double backward) {}
+
+  /** Times the model's own forward and backward passes on the graph's parameters, outside DL4J. */
+  private static Phases phases(TransformerConfig config, int vocab, ComputationGraph graph, int batch, int seq,
+      INDArray source, INDArray targetIn, INDArray labels, int steps) {
+    Params params = new Params();
+    Transformer model = new Transformer(config, vocab, params);
+    params.bindValues(params.split(graph.params().dup()));
+    params.bindGradients(params.split(Nd4j.zeros(DataType.FLOAT, 1, params.size())));
+    TransformerBatch b = new TransformerBatch(batch, ids(source), null, ids(targetIn), null, ids(labels));
+    double forward = 0;
+    double backward = 0;
+    for (int i = 0; i < steps; i++) {
+      long t0 = System.nanoTime();
+      LabelSmoothedCrossEntropy.Result r = model.loss(b, DataType.FLOAT, true, true);
+      long t1 = System.nanoTime();
+      model.backward(r.dLogits());
+      long t2 = System.nanoTime();
+      forward += (t1 - t0) / 1e6;
+      backward += (t2 - t1) / 1e6;
+    }
+    return new Phases(forward / steps, backward / steps);
+  }
+
+  private static int[] ids(INDArray m) {
+    return m.castTo(DataType.INT32).dup('c').reshape(m.length()).toIntVector();
+  }
+
+  private static INDArray randomIds(Random random, int vocab, int rows, int cols) {
+    float[][] ids = new float[rows][cols];
+    for (float[] row : ids) {
+      for (int j = 0; j < cols; j++) {
+        row[j] = 4 + random.nextInt(vocab - 4);
+      }
+    }
+    return Nd4j.create(ids);
+  }
+
+  private static long peakHeap() {
+    long total = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+        total += pool.getPeakUsage().getUsed();
+      }
+    }
+    return total;
+  }
+}
