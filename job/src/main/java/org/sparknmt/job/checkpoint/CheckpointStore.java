@@ -139,9 +139,16 @@ public final class CheckpointStore {
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
   }
 
-  /** The intact checkpoint with the lowest validation loss. */
+  /**
+   * The intact checkpoint with the highest validation BLEU, or, where no checkpoint has a BLEU
+   * (train.valid_bleu_sentences = 0), the lowest validation loss.
+   */
   public Optional<Checkpoint> best() throws IOException {
-    return list().stream()
+    List<Checkpoint> all = list();
+    Optional<Checkpoint> byBleu = all.stream()
+        .filter(c -> c.state().metrics().containsKey("valid_bleu"))
+        .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_bleu")));
+    return byBleu.isPresent() ? byBleu : all.stream()
         .filter(c -> c.state().metrics().containsKey("valid_loss"))
         .min(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_loss")));
   }

@@ -81,6 +81,16 @@ class CheckpointStoreTest {
   }
 
   @Test
+  void bestIsByValidationBleuWhenMeasured() throws IOException {
+    CheckpointStore store = store();
+    store.save(new TrainingState(10, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 2.0, "valid_bleu", 20.0),
+        2.0, 0, 1.0), model("a"));
+    store.save(new TrainingState(20, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.5, "valid_bleu", 18.0),
+        1.5, 0, 1.0), model("b"));
+    assertEquals(10, store.best().orElseThrow().step(), "higher BLEU wins over lower loss");
+  }
+
+  @Test
   void checkpointsAreNamedByLatestBestStepOrFolder() throws IOException {
     CheckpointStore store = store();
     store.save(state(10, 1.0), model("a"));
