@@ -1,10 +1,13 @@
 package org.sparknmt.job.evaluate;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.translate.SearchOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,23 +15,39 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sparknmt evaluate --hyp H --ref R [--json]}: sacreBLEU-compatible corpus BLEU and chrF of a
- * translation, computed on the cluster. Scores go to standard output, logs to standard error.
+ * translation, computed on the cluster. {@code sparknmt evaluate --run RUN --checkpoints all|last:K
+ * --src S --ref R}: a cluster evaluation run ({@link CheckpointEvaluation}) that translates and scores
+ * several checkpoints in one Spark application. Scores go to standard output, logs to standard error.
  */
 @Command(name = "evaluate", mixinStandardHelpOptions = true,
-    description = "Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
-        + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.")
+    description = {"Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
+        + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.",
+        "With --run and --src instead of --hyp: translate --src with several checkpoints of the run and score each; "
+        + "a table on standard output, translations and JSON under RUN/eval/."})
 public final class EvaluateCommand implements Callable<Integer> {
   @Mixin SparkOptions spark;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--hyp", required = true, paramLabel = "URI",
+  @Mixin SearchOptions search;
+
+  @Option(names = "--hyp", paramLabel = "URI",
       description = "The system's translations, one detokenized sentence a line: a file (plain or .gz), a directory of part files, or a glob, on any Hadoop FS.")
   String hyp;
 
   @Option(names = "--ref", required = true, paramLabel = "URI",
       description = "The reference translations, aligned line by line with --hyp; same forms as --hyp.")
   String ref;
+
+  @Option(names = "--run", paramLabel = "URI", description = "Evaluate checkpoints of this run (with --src) instead of a --hyp file.")
+  String run;
+
+  @Option(names = "--checkpoints", defaultValue = "all", paramLabel = "WHICH",
+      description = "With --run: all, last:K, or a comma-separated list (best,step-N,avg-last-K-step-N,...). Default: ${DEFAULT-VALUE}.")
+  String checkpoints;
+
+  @Option(names = "--src", paramLabel = "URI", description = "With --run: the source text to translate, aligned line by line with --ref.")
+  String src;
 
   @Option(names = "--json", description = "Print one JSON object (bleu, chrf, signature, counts, ...) instead of sacreBLEU's lines.")
   boolean json;
@@ -42,11 +61,40 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   /** Evaluates on a running Spark context and prints the result to {@code out}. */
   public int run(JavaSparkContext sc, PrintWriter out) {
+    if (run != null || src != null) {
+      return runCheckpoints(sc, out);
+    }
+    if (hyp == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "give --hyp H --ref R, or --run RUN --src S --ref R");
+    }
     Evaluation evaluation = EvaluateJob.run(sc, hyp, ref);
     if (json) {
       out.println(evaluation.jsonLine());
     } else {
       evaluation.textLines().forEach(out::println);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private int runCheckpoints(JavaSparkContext sc, PrintWriter out) {
+    if (run == null || src == null || hyp != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "a checkpoint evaluation takes --run RUN --src S --ref R (and no --hyp)");
+    }
+    CheckpointEvaluation.Report report;
+    try {
+      report = CheckpointEvaluation.run(sc, run, checkpoints, src, ref, search.config());
+    } catch (IOException e) {
+      throw new UncheckedIOException(run + ": " + e.getMessage(), e);
+    }
+    if (json) {
+      out.println(report.jsonText());
+    } else {
+      report.table().forEach(out::println);
+      out.println("BLEU signature: " + Bleu.SIGNATURE);
+      out.println(ChrfScore.NAME + " signature: " + Chrf.SIGNATURE);
+      out.println("written: " + report.json());
     }
     out.flush();
     return ExitCodes.OK;
