@@ -83,15 +83,22 @@ final class TinyRun {
     return hdfs.path(path);
   }
 
-  /** The lines of a text file on any Hadoop FS (split at '\n' only). */
+  /** The lines of a text file whose every line ends with '\n', on any Hadoop FS. */
   static List<String> read(String uri, Configuration hadoop) throws IOException {
+    String text = text(uri, hadoop);
+    if (text.isEmpty()) {
+      return List.of();
+    }
+    if (!text.endsWith("\n")) {
+      throw new AssertionError(uri + ": the last line has no line end");
+    }
+    return List.of(text.substring(0, text.length() - 1).split("\n", -1));
+  }
+
+  static String text(String uri, Configuration hadoop) throws IOException {
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(uri);
     try (InputStream in = file.getFileSystem(hadoop).open(file)) {
-      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      if (text.isEmpty()) {
-        return List.of();
-      }
-      return List.of(text.substring(0, text.length() - 1).split("\n", -1));
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

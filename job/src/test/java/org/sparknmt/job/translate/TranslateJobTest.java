@@ -21,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.datasets.vocab.BpeEncoder;
@@ -34,8 +35,9 @@ import picocli.CommandLine;
 
 /**
  * {@code sparknmt translate} and checkpoint evaluation runs on a real HDFS and a local-cluster with
- * two executor JVMs, with untrained checkpoints of a tiny prepared run.
+ * two executor JVMs, with untrained checkpoints of a tiny prepared run. Slow: two prepare runs.
  */
+@Tag("slow")
 class TranslateJobTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
@@ -176,7 +178,7 @@ class TranslateJobTest {
     assertTrue(out.get(2).startsWith("step-00000020 "), out.get(2));
     String written = out.get(out.size() - 1).substring("written: ".length());
     assertTrue(written.startsWith(run + "/eval/eval-") && written.endsWith(".json"), written);
-    JsonNode json = new ObjectMapper().readTree(String.join("\n", TinyRun.read(written, hadoop())));
+    JsonNode json = new ObjectMapper().readTree(TinyRun.text(written, hadoop()));
     assertEquals(2, json.get("checkpoints").size());
     assertEquals(1, json.get("search").get("beam").asInt());
     for (JsonNode row : json.get("checkpoints")) {
