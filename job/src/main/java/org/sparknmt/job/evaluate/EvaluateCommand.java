@@ -54,18 +54,31 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkpointForm();
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
       return run(sc, spec.commandLine().getOut());
     }
   }
 
+  /** Whether the options ask for a checkpoint evaluation (--run, --src) rather than scoring --hyp; checks they fit together. */
+  private boolean checkpointForm() {
+    if (run == null && src == null) {
+      if (hyp == null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "give --hyp H --ref R, or --run RUN --src S --ref R");
+      }
+      return false;
+    }
+    if (run == null || src == null || hyp != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "a checkpoint evaluation takes --run RUN --src S --ref R (and no --hyp)");
+    }
+    return true;
+  }
+
   /** Evaluates on a running Spark context and prints the result to {@code out}. */
   public int run(JavaSparkContext sc, PrintWriter out) {
-    if (run != null || src != null) {
+    if (checkpointForm()) {
       return runCheckpoints(sc, out);
-    }
-    if (hyp == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "give --hyp H --ref R, or --run RUN --src S --ref R");
     }
     Evaluation evaluation = EvaluateJob.run(sc, hyp, ref);
     if (json) {
@@ -78,10 +91,6 @@ public final class EvaluateCommand implements Callable<Integer> {
   }
 
   private int runCheckpoints(JavaSparkContext sc, PrintWriter out) {
-    if (run == null || src == null || hyp != null) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "a checkpoint evaluation takes --run RUN --src S --ref R (and no --hyp)");
-    }
     CheckpointEvaluation.Report report;
     try {
       report = CheckpointEvaluation.run(sc, run, checkpoints, src, ref, search.config());
