@@ -10,6 +10,7 @@ import org.sparknmt.job.report.ReportCommand;
 import org.sparknmt.job.smoke.SmokeCommand;
 import org.sparknmt.job.train.AverageCommand;
 import org.sparknmt.job.train.TrainCommand;
+import org.sparknmt.job.translate.TranslateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,9 +24,8 @@ import picocli.CommandLine.Command;
     versionProvider = Versions.Provider.class,
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
-        AverageCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class, ReportCommand.class,
-        EmbeddedHdfsCommand.class,
-        CommandLine.HelpCommand.class})
+        AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
+        ReportCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -197,7 +197,7 @@ public final class CheckpointStore {
   }
 
   /**
-   * The checkpoint a user names: {@code latest}, {@code best}, {@code step-N} (or just {@code N}),
+   * The checkpoint a user names: {@code latest}, {@code best}, {@code step-N} (zero-padded or not, or just {@code N}),
    * another folder name under {@code RUN/checkpoints} (an averaged checkpoint), or a full path.
    * It must pass {@link #verify}.
    */
@@ -213,6 +213,7 @@ public final class CheckpointStore {
 
   private Checkpoint folder(String spec) throws IOException {
     Path folder = spec.matches("\\d+") ? new Path(root, name(Long.parseLong(spec)))
+        : spec.matches("step-\\d+") ? new Path(root, name(Long.parseLong(spec.substring("step-".length()))))
         : spec.contains("/") ? new Path(spec) : new Path(root, spec);
     if (!folder.getFileSystem(hadoop).exists(folder)) {
       throw new IllegalArgumentException("--checkpoint " + spec + ": " + folder + " does not exist");

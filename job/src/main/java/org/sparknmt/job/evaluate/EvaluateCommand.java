@@ -1,6 +1,8 @@
 package org.sparknmt.job.evaluate;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -8,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.translate.SearchOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,11 +18,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sparknmt evaluate --hyp H [--hyp H2 ...] --ref R [--json]}: sacreBLEU-compatible corpus BLEU
- * and chrF of translations, computed on the cluster. Scores go to standard output, logs to standard error.
+ * and chrF of translations, computed on the cluster. {@code sparknmt evaluate --run RUN --checkpoints all|last:K
+ * --src S --ref R}: a cluster evaluation run ({@link CheckpointEvaluation}) that translates and scores
+ * several checkpoints in one Spark application. Scores go to standard output, logs to standard error.
  */
 @Command(name = "evaluate", mixinStandardHelpOptions = true,
-    description = "Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
-        + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.")
+    description = {"Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
+        + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.",
+        "With --run and --src instead of --hyp: translate --src with several checkpoints of the run and score each; "
+        + "a table on standard output, translations and JSON under RUN/eval/."})
 public final class EvaluateCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(EvaluateCommand.class);
 
@@ -27,7 +34,9 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--hyp", required = true, paramLabel = "URI",
+  @Mixin SearchOptions search;
+
+  @Option(names = "--hyp", paramLabel = "URI",
       description = "The system's translations, one detokenized sentence a line: a file (plain or .gz), a directory of part files, or a glob, "
           + "on any Hadoop FS. Repeatable: several hypotheses (e.g. of several checkpoints) are scored against --ref in one job.")
   List<String> hyps;
@@ -36,23 +45,53 @@ public final class EvaluateCommand implements Callable<Integer> {
       description = "The reference translations, aligned line by line with --hyp; same forms as --hyp.")
   String ref;
 
+  @Option(names = "--run", paramLabel = "URI", description = "Evaluate checkpoints of this run (with --src) instead of a --hyp file.")
+  String run;
+
+  @Option(names = "--checkpoints", defaultValue = "all", paramLabel = "WHICH",
+      description = "With --run: all, last:K, or a comma-separated list (best,step-N,avg-last-K-step-N,...). Default: ${DEFAULT-VALUE}.")
+  String checkpoints;
+
+  @Option(names = "--src", paramLabel = "URI", description = "With --run: the source text to translate, aligned line by line with --ref.")
+  String src;
+
   @Option(names = "--json", description = "Print one JSON object (bleu, chrf, signature, counts, ...) instead of sacreBLEU's lines.")
   boolean json;
 
   @Override
   public Integer call() {
+    checkpointForm();
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
-      LOG.info("evaluate on {}: --hyp {} --ref {}{}", sc.master(), hyps, ref, json ? " --json" : "");
+      LOG.info("evaluate on {}: {} --ref {}{}", sc.master(), run != null ? "--run " + run + " --src " + src : "--hyp " + hyps,
+          ref, json ? " --json" : "");
       return run(sc, spec.commandLine().getOut());
     }
+  }
+
+  /** Whether the options ask for a checkpoint evaluation (--run, --src) rather than scoring --hyp; checks they fit together. */
+  private boolean checkpointForm() {
+    if (run == null && src == null) {
+      if (hyps == null || hyps.isEmpty()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "give --hyp H --ref R, or --run RUN --src S --ref R");
+      }
+      return false;
+    }
+    if (run == null || src == null || hyps != null && !hyps.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "a checkpoint evaluation takes --run RUN --src S --ref R (and no --hyp)");
+    }
+    return true;
   }
 
   /**
    * Evaluates on a running Spark context and prints the result to {@code out}: for one hypothesis,
    * sacreBLEU's lines and the signatures (or one JSON object); for several, each hypothesis's URI
-   * and its lines, then the signatures (or one JSON object a line).
+   * and its lines, then the signatures (or one JSON object a line); for a checkpoint evaluation, its table.
    */
   public int run(JavaSparkContext sc, PrintWriter out) {
+    if (checkpointForm()) {
+      return runCheckpoints(sc, out);
+    }
     List<Evaluation> evaluations = EvaluateJob.run(sc, hyps, ref);
     if (json) {
       evaluations.forEach(e -> out.println(e.jsonLine()));
@@ -64,6 +103,25 @@ public final class EvaluateCommand implements Callable<Integer> {
         e.scoreLines().forEach(line -> out.println("  " + line));
       }
       Evaluation.SIGNATURE_LINES.forEach(out::println);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private int runCheckpoints(JavaSparkContext sc, PrintWriter out) {
+    CheckpointEvaluation.Report report;
+    try {
+      report = CheckpointEvaluation.run(sc, run, checkpoints, src, ref, search.config());
+    } catch (IOException e) {
+      throw new UncheckedIOException(run + ": " + e.getMessage(), e);
+    }
+    if (json) {
+      out.println(report.jsonText());
+    } else {
+      report.table().forEach(out::println);
+      out.println("BLEU signature: " + Bleu.SIGNATURE);
+      out.println(ChrfScore.NAME + " signature: " + Chrf.SIGNATURE);
+      out.println("written: " + report.json());
     }
     out.flush();
     return ExitCodes.OK;

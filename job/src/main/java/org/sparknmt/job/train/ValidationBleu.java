@@ -9,6 +9,9 @@ import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.job.translate.LengthSortedBatches;
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.LengthPenalty;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
@@ -16,7 +19,8 @@ import org.sparknmt.model.decode.Translator;
  * BLEU of greedy translations of the first valid sentences against their references, both
  * detokenized from subwords (so the references are the normalized valid text), scored with the
  * evaluate job's sacreBLEU-compatible scorer. Greedy and a sample keep it cheap enough to run at
- * every validation; {@code sparknmt evaluate} gives the full beam-search score.
+ * every validation; {@code sparknmt evaluate} gives the full beam-search score. Sentences are
+ * searched in length-sorted batches as {@code sparknmt translate} searches them.
  */
 final class ValidationBleu {
   private static final int CHUNK = 64;
@@ -29,15 +33,14 @@ final class ValidationBleu {
     List<EncodedPair> pairs = batches.stream().flatMap(b -> b.pairs().stream()).limit(sentences).toList();
     Translator translator = Translator.of(graph,
         new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS));
+    int[][] sources = pairs.stream().map(p -> withEos(p.source())).toArray(int[][]::new);
+    Translation[] translations = LengthSortedBatches.translate(translator, sources,
+        new DecodingOptions(1, new LengthPenalty.Power(0), MAX_LENGTH_A, MAX_LENGTH_B), CHUNK);
     List<String> hypotheses = new ArrayList<>();
     List<String> references = new ArrayList<>();
-    for (int start = 0; start < pairs.size(); start += CHUNK) {
-      List<EncodedPair> chunk = pairs.subList(start, Math.min(pairs.size(), start + CHUNK));
-      int[][] sources = chunk.stream().map(p -> withEos(p.source())).toArray(int[][]::new);
-      for (Translation translation : translator.greedy(sources, MAX_LENGTH_A, MAX_LENGTH_B)) {
-        hypotheses.add(bpe.decode(translation.tokens()));
-      }
-      chunk.forEach(p -> references.add(bpe.decode(p.target())));
+    for (int i = 0; i < pairs.size(); i++) {
+      hypotheses.add(bpe.decode(translations[i].tokens()));
+      references.add(bpe.decode(pairs.get(i).target()));
     }
     return Bleu.corpus(hypotheses, references).score();
   }

@@ -1,0 +1,164 @@
+package org.sparknmt.job.evaluate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
+
+/**
+ * A cluster evaluation run: several checkpoints of a run translate the same source in one Spark
+ * application and are scored against one reference. The translations and a JSON report go to
+ * {@code RUN/eval/eval-<UTC time>/} and {@code RUN/eval/eval-<UTC time>.json}.
+ */
+public final class CheckpointEvaluation {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
+
+  /**
+   * One checkpoint's scores.
+   *
+   * @param ratio hypothesis length / reference length in 13a tokens (BLEU's ratio)
+   * @param sentencesPerSecond lines translated per wall second of the translation job
+   * @param hyp the translation file
+   */
+  public record Row(String checkpoint, long step, double bleu, double chrf, double ratio, double sentencesPerSecond,
+      double tokensPerSecond, long lines, String hyp) {}
+
+  /** The rows, checkpoints in the order chosen, the JSON report and where it was written. */
+  public record Report(List<Row> rows, String json, ObjectNode report) {
+    /** The JSON report on one line. */
+    public String jsonText() {
+      return report.toString();
+    }
+
+    /** A fixed-width table: checkpoint, step, BLEU, chrF, length ratio, sentences/s. */
+    public List<String> table() {
+      int width = Math.max("checkpoint".length(), rows.stream().mapToInt(r -> r.checkpoint().length()).max().orElse(0));
+      String format = "%-" + width + "s %10s %7s %7s %7s %11s";
+      List<String> lines = new ArrayList<>();
+      lines.add(String.format(format, "checkpoint", "step", "BLEU", "chrF2", "ratio", "sentences/s"));
+      for (Row r : rows) {
+        lines.add(String.format(format, r.checkpoint(), r.step(), String.format("%.2f", r.bleu()),
+            String.format("%.2f", r.chrf()), String.format("%.3f", r.ratio()), String.format("%.1f", r.sentencesPerSecond())));
+      }
+      return lines;
+    }
+  }
+
+  private CheckpointEvaluation() {}
+
+  /**
+   * Translates {@code srcUri} with each checkpoint {@code selection} names and scores it against {@code refUri}.
+   *
+   * @param selection {@code all}, {@code last:K}, or a comma-separated list of checkpoint names ({@code best,avg-last-5-step-N})
+   * @throws IllegalArgumentException when no checkpoint matches or source and reference differ in line count
+   */
+  public static Report run(JavaSparkContext sc, String runUri, String selection, String srcUri, String refUri,
+      TranslateConfig config) throws IOException {
+    PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
+    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
+    List<CheckpointStore.Checkpoint> checkpoints = select(store, selection);
+    JavaRDD<String> source = HadoopLines.read(sc, srcUri, "--src").persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      long sourceLines = source.count();
+      long referenceLines = HadoopLines.read(sc, refUri, "--ref").count();
+      if (sourceLines != referenceLines) {
+        throw new IllegalArgumentException("source and reference differ in length: --src " + srcUri + " has " + sourceLines
+            + " lines, --ref " + refUri + " has " + referenceLines + " lines");
+      }
+      String stamp = "eval-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
+      Path folder = new Path(new Path(runUri, "eval"), stamp);
+      List<Row> rows = new ArrayList<>();
+      for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
+        TranslationModel model = TranslationModel.of(store, checkpoint, data);
+        String hyp = new Path(folder, model.checkpoint() + ".txt").toString();
+        TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, hyp, false);
+        Evaluation scored = EvaluateJob.run(sc, hyp, refUri);
+        rows.add(new Row(model.checkpoint(), model.step(), scored.bleu().score(), scored.chrf().score(),
+            scored.bleu().ratio(), translated.sentencesPerSecond(), translated.tokensPerSecond(), translated.lines(), hyp));
+      }
+      Path json = new Path(new Path(runUri, "eval"), stamp + ".json");
+      ObjectNode report = report(runUri, srcUri, refUri, config, rows);
+      try (OutputStream out = json.getFileSystem(sc.hadoopConfiguration()).create(json, false)) {
+        out.write(JSON.writeValueAsBytes(report));
+      }
+      return new Report(rows, json.toString(), report);
+    } finally {
+      source.unpersist();
+    }
+  }
+
+  /** The checkpoints {@code selection} names, in its order ({@code all} and {@code last:K}: by step). */
+  static List<CheckpointStore.Checkpoint> select(CheckpointStore store, String selection) throws IOException {
+    if (selection.equals("all") || selection.startsWith("last:")) {
+      List<CheckpointStore.Checkpoint> all = store.list();
+      if (all.isEmpty()) {
+        throw new IllegalArgumentException("--checkpoints " + selection + ": no intact checkpoint under " + store.root());
+      }
+      if (selection.equals("all")) {
+        return all;
+      }
+      int last;
+      try {
+        last = Integer.parseInt(selection.substring("last:".length()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--checkpoints " + selection + ": expected last:K with a number K");
+      }
+      if (last < 1) {
+        throw new IllegalArgumentException("--checkpoints " + selection + ": K must be at least 1");
+      }
+      return all.subList(Math.max(0, all.size() - last), all.size());
+    }
+    List<CheckpointStore.Checkpoint> named = new ArrayList<>();
+    for (String spec : selection.split(",")) {
+      named.add(store.resolve(spec.trim()));
+    }
+    return named;
+  }
+
+  private static ObjectNode report(String runUri, String srcUri, String refUri, TranslateConfig config, List<Row> rows) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("run", runUri);
+    root.put("src", srcUri);
+    root.put("ref", refUri);
+    ObjectNode search = root.putObject("search");
+    search.put("beam", config.beam());
+    search.put("length_penalty", config.lengthPenalty());
+    search.put("max_len_a", config.maxLenA());
+    search.put("max_len_b", config.maxLenB());
+    search.put("batch_size", config.batchSize());
+    ObjectNode signature = root.putObject("signature");
+    signature.put("bleu", Bleu.SIGNATURE);
+    signature.put("chrf", Chrf.SIGNATURE);
+    ArrayNode checkpoints = root.putArray("checkpoints");
+    for (Row r : rows) {
+      ObjectNode row = checkpoints.addObject();
+      row.put("checkpoint", r.checkpoint());
+      row.put("step", r.step());
+      row.put("bleu", r.bleu());
+      row.put("chrf", r.chrf());
+      row.put("ratio", r.ratio());
+      row.put("sentences_per_second", r.sentencesPerSecond());
+      row.put("target_tokens_per_second", r.tokensPerSecond());
+      row.put("lines", r.lines());
+      row.put("hyp", r.hyp());
+    }
+    return root;
+  }
+}

@@ -1,0 +1,41 @@
+package org.sparknmt.job.translate;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.Translation;
+import org.sparknmt.model.decode.Translator;
+
+/**
+ * Batched search over many sources: sources are sorted by length so that a batch pads little,
+ * searched {@code batchSize} at a time, and the translations returned in the sources' order.
+ */
+public final class LengthSortedBatches {
+  private LengthSortedBatches() {}
+
+  /**
+   * Translates {@code sources} (ids ending with EOS) with {@code translator}.
+   *
+   * @return one translation per source, in the order of {@code sources}
+   */
+  public static Translation[] translate(Translator translator, int[][] sources, DecodingOptions options, int batchSize) {
+    Integer[] order = IntStream.range(0, sources.length).boxed().toArray(Integer[]::new);
+    // stable: equal lengths keep their input order, so results do not depend on the sort's whims
+    Arrays.sort(order, Comparator.comparingInt(i -> sources[i].length));
+    Translation[] out = new Translation[sources.length];
+    for (int start = 0; start < order.length; start += batchSize) {
+      int end = Math.min(order.length, start + batchSize);
+      int[][] batch = new int[end - start][];
+      for (int k = start; k < end; k++) {
+        batch[k - start] = sources[order[k]];
+      }
+      List<Translation> translations = translator.beam(batch, options);
+      for (int k = start; k < end; k++) {
+        out[order[k]] = translations.get(k - start);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,46 @@
+package org.sparknmt.job.translate;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.sparknmt.datasets.vocab.BpeModel;
+import org.sparknmt.datasets.vocab.SpecialTokens;
+
+/**
+ * The rule for sources longer than the model's positions: a sentence of more than {@code limit}
+ * subwords is cut into pieces of at most {@code limit} subwords, each cut placed before the last
+ * word start that keeps the piece within the limit (inside a word only when one word alone is
+ * longer than the limit). The pieces are translated separately and their translations joined with
+ * a space, so no text is dropped.
+ */
+final class LongSentences {
+  private LongSentences() {}
+
+  /** {@code ids} itself when it fits, else its pieces in order. */
+  static List<int[]> pieces(int[] ids, int limit, BpeModel vocabulary) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("piece limit must be positive, got " + limit);
+    }
+    List<int[]> pieces = new ArrayList<>();
+    int start = 0;
+    while (ids.length - start > limit) {
+      int cut = start + limit;
+      while (cut > start + 1 && !startsWord(ids[cut], vocabulary)) {
+        cut--;
+      }
+      if (cut == start + 1 && !startsWord(ids[cut], vocabulary)) {
+        cut = start + limit;
+      }
+      pieces.add(Arrays.copyOfRange(ids, start, cut));
+      start = cut;
+    }
+    pieces.add(start == 0 ? ids : Arrays.copyOfRange(ids, start, ids.length));
+    return pieces;
+  }
+
+  /** Whether subword {@code id} begins a word: its piece starts with the marker "▁". */
+  static boolean startsWord(int id, BpeModel vocabulary) {
+    return id >= SpecialTokens.WORD && id < vocabulary.size()
+        && vocabulary.piece(id).codePointAt(0) == SpecialTokens.WORD_CHAR;
+  }
+}

@@ -1,0 +1,107 @@
+package org.sparknmt.job.translate;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.cli.SparkOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sparknmt translate}: a corpus on any Hadoop URI to its translation, on Spark; or, with
+ * {@code --input -} or no {@code --input}, standard input to standard output in this JVM.
+ */
+@Command(name = "translate", mixinStandardHelpOptions = true,
+    description = {"Translate one sentence a line with a checkpoint of a run: beam search in length-sorted batches on Spark.",
+        "Output: one file with exactly the input's lines, in order (an empty line gives an empty line).",
+        "Without --input (or with --input -): read standard input, write standard output, no Spark."})
+public final class TranslateCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(TranslateCommand.class);
+
+  @Mixin SparkOptions spark;
+  @Mixin SearchOptions search;
+
+  @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory: its data/ (vocabulary) and checkpoints/.")
+  String run;
+
+  @Option(names = "--checkpoint", defaultValue = "latest", paramLabel = "C",
+      description = "latest, best, step-N, N, a folder name under RUN/checkpoints (avg-last-K-step-N), or a path. Default: ${DEFAULT-VALUE}.")
+  String checkpoint;
+
+  @Option(names = "--input", defaultValue = "-", paramLabel = "URI",
+      description = "Source text, one sentence a line: a file (plain or .gz), a folder of parts or a glob, on any Hadoop FS; - = standard input.")
+  String input;
+
+  @Option(names = "--output", paramLabel = "URI", description = "The translation file (compressed when it ends in .gz); required with --input URI.")
+  String output;
+
+  @Option(names = "--force", description = "Replace an existing --output file.")
+  boolean force;
+
+  @Override
+  public Integer call() throws IOException {
+    TranslateConfig config = search.config();
+    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint, config);
+    if (input.equals("-")) {
+      if (output != null && !output.equals("-")) {
+        throw new IllegalArgumentException("--output " + output + ": standard input is translated to standard output; "
+            + "give --input URI to write a file");
+      }
+      TranslationModel model = TranslationModel.load(run, checkpoint, new Configuration());
+      translateStream(model.sentenceTranslator(config), System.in, System.out);
+      return ExitCodes.OK;
+    }
+    if (output == null || output.equals("-")) {
+      throw new IllegalArgumentException("--input " + input + " needs --output URI (the translation file)");
+    }
+    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
+      TranslationModel model = TranslationModel.load(run, checkpoint, sc.hadoopConfiguration());
+      TranslateJob.Result result = TranslateJob.run(sc, model, config, input, output, force);
+      System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
+          result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),
+          result.tokensPerSecond());
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Translates lines of {@code in} to {@code out} (UTF-8), line for line. Lines are batched as they
+   * arrive: whatever is waiting is translated together, so a pipe gets batches and a person typing
+   * gets each line's translation at once.
+   */
+  static void translateStream(SentenceTranslator translator, InputStream in, OutputStream out) throws IOException {
+    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    List<String> block = new ArrayList<>();
+    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+      block.add(line);
+      if (!reader.ready() || block.size() >= TranslateJob.BLOCK) {
+        write(translator.translate(block), writer);
+        block.clear();
+      }
+    }
+    write(translator.translate(block), writer);
+  }
+
+  private static void write(List<String> lines, Writer writer) throws IOException {
+    for (String line : lines) {
+      writer.write(line);
+      writer.write('\n');
+    }
+    writer.flush();
+  }
+}

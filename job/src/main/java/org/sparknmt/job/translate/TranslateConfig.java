@@ -1,0 +1,54 @@
+package org.sparknmt.job.translate;
+
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.LengthPenalty;
+
+/**
+ * The {@code translate} section: how sentences are searched and batched. Command-line options
+ * ({@code --beam}, {@code --length-penalty}, ...) override it through {@link #with}.
+ *
+ * @param beam hypotheses kept per sentence; 1 is greedy search
+ * @param lengthPenalty GNMT's α: finished hypotheses score log P / ((5 + |y|) / 6)^α; 0 = raw log P
+ * @param maxLenA output limit a·|source| + b subwords (fairseq's max_len_a), also capped by model.max_length
+ * @param maxLenB see maxLenA
+ * @param batchSize sentences searched together, after sorting a partition's sentences by length
+ * @param partitions Spark partitions of the input: 0 keeps the input's splits, N redistributes contiguous line ranges
+ */
+public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions)
+    implements java.io.Serializable {
+  public TranslateConfig {
+    if (beam < 1) {
+      throw new IllegalArgumentException("beam must be at least 1, got " + beam);
+    }
+    if (lengthPenalty < 0) {
+      throw new IllegalArgumentException("length_penalty must be non-negative, got " + lengthPenalty);
+    }
+    if (maxLenA < 0 || maxLenB < 0 || (maxLenA == 0 && maxLenB == 0)) {
+      throw new IllegalArgumentException("max_len_a and max_len_b must be non-negative and not both 0, got "
+          + maxLenA + " and " + maxLenB);
+    }
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch_size must be at least 1, got " + batchSize);
+    }
+    if (partitions < 0) {
+      throw new IllegalArgumentException("partitions must be non-negative, got " + partitions);
+    }
+  }
+
+  /** This configuration with the options given on the command line (null: not given) replacing its values. */
+  public TranslateConfig with(Integer beam, Double lengthPenalty, Double maxLenA, Integer maxLenB, Integer batchSize,
+      Integer partitions) {
+    return new TranslateConfig(
+        beam != null ? beam : this.beam,
+        lengthPenalty != null ? lengthPenalty : this.lengthPenalty,
+        maxLenA != null ? maxLenA : this.maxLenA,
+        maxLenB != null ? maxLenB : this.maxLenB,
+        batchSize != null ? batchSize : this.batchSize,
+        partitions != null ? partitions : this.partitions);
+  }
+
+  /** The model's search options. */
+  public DecodingOptions decoding() {
+    return new DecodingOptions(beam, new LengthPenalty.Gnmt(lengthPenalty), maxLenA, maxLenB);
+  }
+}

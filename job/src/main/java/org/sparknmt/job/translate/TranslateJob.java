@@ -1,0 +1,111 @@
+package org.sparknmt.job.translate;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
+import org.sparknmt.job.evaluate.HadoopLines;
+import scala.Tuple2;
+
+/**
+ * Batch translation on Spark: the model and vocabulary are broadcast once, each partition is
+ * translated in blocks of {@value #BLOCK} lines (sorted by length inside a block, order restored),
+ * and the translations are written as one file with exactly the input's lines in the input's order.
+ */
+public final class TranslateJob {
+  /** Lines held and sorted together in a task: bounds a task's memory whatever the partition size. */
+  static final int BLOCK = 10_000;
+
+  private TranslateJob() {}
+
+  /**
+   * What a translation run did.
+   *
+   * @param lines lines read and written
+   * @param targetTokens output subwords (EOS excluded)
+   * @param seconds wall time of the Spark jobs
+   */
+  public record Result(String checkpoint, long lines, long targetTokens, double seconds) {
+    public double sentencesPerSecond() {
+      return lines / seconds;
+    }
+
+    public double tokensPerSecond() {
+      return targetTokens / seconds;
+    }
+  }
+
+  /** Translates {@code inputUri} (a file, plain or compressed, a folder of parts, or a glob) into the file {@code outputUri}. */
+  public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, String inputUri,
+      String outputUri, boolean replace) throws IOException {
+    return run(sc, model, config, HadoopLines.read(sc, inputUri, "--input"), outputUri, replace);
+  }
+
+  /** Translates {@code lines} into the file {@code outputUri}. */
+  public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, JavaRDD<String> lines,
+      String outputUri, boolean replace) throws IOException {
+    sc.setJobGroup("translate", "sparknmt translate: " + model.checkpoint() + " -> " + outputUri, false);
+    long start = System.nanoTime();
+    Broadcast<TranslationModel> shared = sc.broadcast(model);
+    LongAccumulator tokens = sc.sc().longAccumulator("target tokens");
+    try {
+      JavaRDD<String> translations = translate(partitioned(lines, config.partitions()), shared, config, tokens);
+      long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
+      return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
+    } finally {
+      shared.destroy();
+    }
+  }
+
+  /** The translations of {@code lines}, partition for partition and line for line. */
+  static JavaRDD<String> translate(JavaRDD<String> lines, Broadcast<TranslationModel> model, TranslateConfig config,
+      LongAccumulator tokens) {
+    return lines.mapPartitions(partition -> translated(partition, model, config, tokens), true);
+  }
+
+  /** {@code lines} as {@code partitions} contiguous ranges of lines, in order; 0 keeps the input's splits. */
+  static JavaRDD<String> partitioned(JavaRDD<String> lines, int partitions) {
+    if (partitions == 0) {
+      return lines;
+    }
+    return lines.zipWithIndex().mapToPair(Tuple2::swap).sortByKey(true, partitions).values();
+  }
+
+  private static Iterator<String> translated(Iterator<String> lines, Broadcast<TranslationModel> model,
+      TranslateConfig config, LongAccumulator tokens) {
+    if (!lines.hasNext()) {
+      return Collections.emptyIterator();
+    }
+    SentenceTranslator translator = model.value().sentenceTranslator(config);
+    return new Iterator<>() {
+      private Iterator<String> block = Collections.emptyIterator();
+
+      @Override
+      public boolean hasNext() {
+        if (!block.hasNext() && lines.hasNext()) {
+          List<String> next = new ArrayList<>(BLOCK);
+          while (lines.hasNext() && next.size() < BLOCK) {
+            next.add(lines.next());
+          }
+          long before = translator.targetTokens();
+          block = translator.translate(next).iterator();
+          tokens.add(translator.targetTokens() - before);
+        }
+        return block.hasNext();
+      }
+
+      @Override
+      public String next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return block.next();
+      }
+    };
+  }
+}
