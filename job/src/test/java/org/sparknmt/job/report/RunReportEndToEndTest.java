@@ -1,24 +1,19 @@
 package org.sparknmt.job.report;
 
+import org.sparknmt.job.TinyRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.sparknmt.datasets.PrepareConfig;
-import org.sparknmt.datasets.spark.CorpusInput;
-import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.job.Main;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.train.TrainConfig;
@@ -44,15 +39,7 @@ class RunReportEndToEndTest {
   @BeforeAll
   static void trainATinyRun() throws IOException {
     Png.headless();
-    Path sample = BuildDirs.root().getParent().resolve("data/sample");
-    String src = write("/corpus/train.en", head(sample.resolve("train.en.gz"), 200));
-    String tgt = write("/corpus/train.de", head(sample.resolve("train.de.gz"), 200));
-    String validSrc = write("/corpus/valid.en", head(sample.resolve("valid.en.gz"), 30));
-    String validTgt = write("/corpus/valid.de", head(sample.resolve("valid.de.gz"), 30));
-    run = HDFS.path("/runs/report");
-    PrepareJob.run(SPARK.sc(), new PrepareJob.Request(new CorpusInput.Aligned(src, tgt),
-        new CorpusInput.Aligned(validSrc, validTgt), run, new PrepareConfig(400, 0.9995, 80, 400, 9.0, 120, 384, 0, 2, 2,
-        0.0, 17), false, false));
+    run = TinyRun.prepare(SPARK.sc(), HDFS, "report", 200, 30, 400);
     TrainConfig train = JobConfig.load(null, List.of("train.workers=2", "train.averaging_frequency=2",
         "train.max_epochs=2", "train.warmup_steps=10", "train.valid_bleu_sentences=10", "train.progress_seconds=20"))
         .bind("train", TrainConfig.class);
@@ -63,7 +50,7 @@ class RunReportEndToEndTest {
   void reportLinksEveryPictureOfTheRun() throws IOException {
     int code = Main.commandLine().execute("report", "--run", run, "--sentences", "2");
     assertEquals(0, code);
-    String html = read(run + "/report/index.html");
+    String html = TinyRun.text(run + "/report/index.html", SPARK.sc().hadoopConfiguration());
     for (String section : List.of("Training", "Validation", "Evaluation", "Data", "Attention")) {
       assertTrue(html.contains("<h2>" + section + "</h2>"), section + " missing");
     }
@@ -105,26 +92,5 @@ class RunReportEndToEndTest {
     try (InputStream in = path.getFileSystem(SPARK.sc().hadoopConfiguration()).open(path)) {
       Files.write(to, in.readAllBytes());
     }
-  }
-
-  private static String read(String uri) throws IOException {
-    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(uri);
-    try (InputStream in = path.getFileSystem(SPARK.sc().hadoopConfiguration()).open(path)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  private static List<String> head(Path gz, int lines) throws IOException {
-    try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(lines).toList();
-    }
-  }
-
-  private static String write(String path, List<String> lines) throws IOException {
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(HDFS.path(path));
-    try (OutputStream out = HDFS.hdfs().cluster().getFileSystem().create(file, true)) {
-      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    return file.toString();
   }
 }

@@ -12,11 +12,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -25,14 +23,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.sparknmt.datasets.PrepareConfig;
-import org.sparknmt.datasets.spark.CorpusInput;
-import org.sparknmt.datasets.spark.PrepareJob;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.testkit.BuildDirs;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
 
@@ -50,15 +45,7 @@ class TrainJobTest {
 
   @BeforeAll
   static void prepare() throws IOException {
-    Path sample = BuildDirs.root().getParent().resolve("data/sample");
-    String src = write("/corpus/train.en", head(sample.resolve("train.en.gz"), 240));
-    String tgt = write("/corpus/train.de", head(sample.resolve("train.de.gz"), 240));
-    String validSrc = write("/corpus/valid.en", head(sample.resolve("valid.en.gz"), 40));
-    String validTgt = write("/corpus/valid.de", head(sample.resolve("valid.de.gz"), 40));
-    prepared = HDFS.path("/runs/prepared");
-    PrepareConfig config = new PrepareConfig(400, 0.9995, 80, 400, 9.0, 120, 384, 0, 2, 2, 0.0, 17);
-    PrepareJob.run(SPARK.sc(), new PrepareJob.Request(new CorpusInput.Aligned(src, tgt),
-        new CorpusInput.Aligned(validSrc, validTgt), prepared, config, false, false));
+    prepared = TinyRun.prepare(SPARK.sc(), HDFS, "prepared", 240, 40, 400);
   }
 
   @Test
@@ -175,19 +162,5 @@ class TrainJobTest {
       }
     }
     return nodes;
-  }
-
-  private static List<String> head(Path gz, int lines) throws IOException {
-    try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(lines).toList();
-    }
-  }
-
-  private static String write(String path, List<String> lines) throws IOException {
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(HDFS.path(path));
-    try (OutputStream out = HDFS.hdfs().cluster().getFileSystem().create(file, true)) {
-      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    return file.toString();
   }
 }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.Main;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.Bleu;
 import org.sparknmt.job.evaluate.EvaluateCommand;

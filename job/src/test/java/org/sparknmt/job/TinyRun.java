@@ -1,4 +1,4 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,30 +27,36 @@ import org.sparknmt.testkit.BuildDirs;
 import org.sparknmt.testkit.MiniHdfs;
 
 /**
- * A tiny run for translation tests: {@code RUN/data} prepared on the cluster from the head of the
- * shipped sample, and checkpoints of freshly initialized models. Translation does not care whether
- * a model learned anything, and skipping training keeps these tests fast.
+ * Tiny runs for the job tests: {@code RUN/data} prepared on the cluster from the head of the
+ * shipped sample, checkpoints of freshly initialized models (translation does not care whether a
+ * model learned anything, and skipping training keeps those tests fast), and file helpers.
  */
-final class TinyRun {
+public final class TinyRun {
   /** One layer, d_model 32, max_length 32: sentences over 31 subwords are translated in pieces. */
-  static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 32, 0.1, 0.0, 0.1, true, false, false);
+  public static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 32, 0.1, 0.0, 0.1, true, false, false);
 
   private TinyRun() {}
 
   /** The first {@code lines} lines of a sample file ({@code valid.en.gz}, ...). */
-  static List<String> sample(String file, int lines) throws IOException {
+  public static List<String> sample(String file, int lines) throws IOException {
     Path gz = BuildDirs.root().getParent().resolve("data/sample").resolve(file);
     try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(lines).toList();
     }
   }
 
-  /** Prepares {@code /runs/NAME} on {@code hdfs} with a joint vocabulary of {@code vocabSize}; its URI. */
-  static String prepare(JavaSparkContext sc, MiniHdfs hdfs, String name, int vocabSize) throws IOException {
-    String src = write(hdfs, "/corpus/" + name + "/train.en", sample("train.en.gz", 200), false);
-    String tgt = write(hdfs, "/corpus/" + name + "/train.de", sample("train.de.gz", 200), false);
-    String validSrc = write(hdfs, "/corpus/" + name + "/valid.en", sample("valid.en.gz", 20), false);
-    String validTgt = write(hdfs, "/corpus/" + name + "/valid.de", sample("valid.de.gz", 20), false);
+  /** Prepares {@code /runs/NAME} on {@code hdfs} from 200 + 20 sample pairs with a joint vocabulary of {@code vocabSize}; its URI. */
+  public static String prepare(JavaSparkContext sc, MiniHdfs hdfs, String name, int vocabSize) throws IOException {
+    return prepare(sc, hdfs, name, 200, 20, vocabSize);
+  }
+
+  /** Prepares {@code /runs/NAME} on {@code hdfs} from the first {@code trainPairs} and {@code validPairs} sample pairs; its URI. */
+  public static String prepare(JavaSparkContext sc, MiniHdfs hdfs, String name, int trainPairs, int validPairs,
+      int vocabSize) throws IOException {
+    String src = write(hdfs, "/corpus/" + name + "/train.en", sample("train.en.gz", trainPairs), false);
+    String tgt = write(hdfs, "/corpus/" + name + "/train.de", sample("train.de.gz", trainPairs), false);
+    String validSrc = write(hdfs, "/corpus/" + name + "/valid.en", sample("valid.en.gz", validPairs), false);
+    String validTgt = write(hdfs, "/corpus/" + name + "/valid.de", sample("valid.de.gz", validPairs), false);
     String run = hdfs.path("/runs/" + name);
     PrepareConfig config = new PrepareConfig(vocabSize, 0.9995, 80, 400, 9.0, 120, 384, 0, 2, 2, 0.0, 17);
     PrepareJob.run(sc, new PrepareJob.Request(new CorpusInput.Aligned(src, tgt),
@@ -59,7 +65,7 @@ final class TinyRun {
   }
 
   /** Saves a checkpoint of an untrained model (initialized from {@code seed}) under the folder {@code name}. */
-  static CheckpointStore.Checkpoint checkpoint(String run, String name, long step, long seed, double validLoss,
+  public static CheckpointStore.Checkpoint checkpoint(String run, String name, long step, long seed, double validLoss,
       Configuration hadoop) throws IOException {
     PreparedData data = PreparedData.open(run, hadoop);
     ComputationGraph graph = TransformerFactory.create(MODEL, data.vocabulary().size(), seed);
@@ -71,7 +77,7 @@ final class TinyRun {
   }
 
   /** Writes {@code lines}, each ended by '\n', gzip-compressed when asked; the file's URI. */
-  static String write(MiniHdfs hdfs, String path, List<String> lines, boolean gzip) throws IOException {
+  public static String write(MiniHdfs hdfs, String path, List<String> lines, boolean gzip) throws IOException {
     FileSystem fs = hdfs.hdfs().cluster().getFileSystem();
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(path);
     OutputStream raw = fs.create(file, true);
@@ -84,7 +90,7 @@ final class TinyRun {
   }
 
   /** The lines of a text file whose every line ends with '\n', on any Hadoop FS. */
-  static List<String> read(String uri, Configuration hadoop) throws IOException {
+  public static List<String> read(String uri, Configuration hadoop) throws IOException {
     String text = text(uri, hadoop);
     if (text.isEmpty()) {
       return List.of();
@@ -95,7 +101,7 @@ final class TinyRun {
     return List.of(text.substring(0, text.length() - 1).split("\n", -1));
   }
 
-  static String text(String uri, Configuration hadoop) throws IOException {
+  public static String text(String uri, Configuration hadoop) throws IOException {
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(uri);
     try (InputStream in = file.getFileSystem(hadoop).open(file)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
