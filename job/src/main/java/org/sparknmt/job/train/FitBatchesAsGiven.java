@@ -14,18 +14,22 @@ import org.sparknmt.datasets.shard.MultiDataSets;
 import scala.Tuple2;
 
 /**
- * One worker's part of a round, on an executor: start from the broadcast parameters, fit each
- * batch in slot order, return parameters, updater state and score for averaging. Dropout is
- * seeded per batch from the round's seed and the batch's slot, so a resumed run draws the same masks.
+ * One worker's part of a round, on an executor: start from the broadcast parameters at the round's
+ * global step, fit each batch in slot order, return parameters, updater state and score for
+ * averaging. Dropout is seeded per batch from the round's seed and the batch's slot, so a resumed
+ * run draws the same masks.
  */
 final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer, Batch>>, ParameterAveragingTrainingResult> {
   private final ParameterAveragingTrainingWorker worker;
   private final long dropoutSeed;
+  private final long startStep;
   private final WorkerTimings timings;
 
-  FitBatchesAsGiven(ParameterAveragingTrainingWorker worker, long dropoutSeed, WorkerTimings timings) {
+  /** @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it */
+  FitBatchesAsGiven(ParameterAveragingTrainingWorker worker, long dropoutSeed, long startStep, WorkerTimings timings) {
     this.worker = worker;
     this.dropoutSeed = dropoutSeed;
+    this.startStep = startStep;
     this.timings = timings;
   }
 
@@ -35,6 +39,8 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
       return Collections.emptyIterator();
     }
     ComputationGraph net = worker.getInitialModelGraph();
+    // DL4J rebuilds the worker's network from conf.clone(), which drops the iteration count
+    net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
     while (true) {
       Tuple2<Integer, Batch> slotted = batches.next();
       long dataStart = System.nanoTime();

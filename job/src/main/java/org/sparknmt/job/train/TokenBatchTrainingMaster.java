@@ -33,11 +33,12 @@ public final class TokenBatchTrainingMaster extends ParameterAveragingTrainingMa
    * {@code graph}.
    *
    * @param dropoutSeed base of the per-batch dropout seeds of this round
+   * @param startStep the global step before this round
    */
   public void fitRound(SparkComputationGraph graph, JavaPairRDD<Integer, Batch> round, long dropoutSeed,
-      int roundNumber, int roundsInEpoch) {
+      long startStep, int roundNumber, int roundsInEpoch) {
     JavaRDD<ParameterAveragingTrainingResult> results =
-        round.mapPartitions(new FitBatchesAsGiven(getWorkerInstance(graph), dropoutSeed, timings));
+        round.mapPartitions(new FitBatchesAsGiven(getWorkerInstance(graph), dropoutSeed, startStep, timings));
     processResults(null, graph, results, roundNumber, roundsInEpoch);
   }
 }

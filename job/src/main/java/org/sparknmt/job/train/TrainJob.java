@@ -202,9 +202,8 @@ public final class TrainJob {
             .filter(indexed -> slots.containsKey(indexed._1()))
             .mapToPair(indexed -> new Tuple2<>(slots.get(indexed._1()), indexed._2()))
             .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
-        sparkNet.getNetwork().getConfiguration().setIterationCount(Math.toIntExact(state.step()));
         long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
-        master.fitRound(sparkNet, roundData, dropoutSeed, round + 1, plan.rounds());
+        master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
 
         long steps = Math.min(config.averagingFrequency(), slots.size());
         long step = state.step() + steps;
