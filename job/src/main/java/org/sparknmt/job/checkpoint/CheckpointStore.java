@@ -140,17 +140,18 @@ public final class CheckpointStore {
   }
 
   /**
-   * The intact checkpoint with the highest validation BLEU, or, where no checkpoint has a BLEU
-   * (train.valid_bleu_sentences = 0), the lowest validation loss.
+   * The intact checkpoint with the highest validation BLEU, ties (an early model scores 0) going to
+   * the lower validation loss; where no checkpoint has a BLEU (train.valid_bleu_sentences = 0), the
+   * lowest validation loss.
    */
   public Optional<Checkpoint> best() throws IOException {
-    List<Checkpoint> all = list();
-    Optional<Checkpoint> byBleu = all.stream()
-        .filter(c -> c.state().metrics().containsKey("valid_bleu"))
-        .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_bleu")));
-    return byBleu.isPresent() ? byBleu : all.stream()
-        .filter(c -> c.state().metrics().containsKey("valid_loss"))
-        .min(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_loss")));
+    Comparator<Checkpoint> byLoss = Comparator.comparingDouble(c -> -c.state().metrics().get("valid_loss"));
+    List<Checkpoint> validated = list().stream().filter(c -> c.state().metrics().containsKey("valid_loss")).toList();
+    if (validated.stream().anyMatch(c -> c.state().metrics().containsKey("valid_bleu"))) {
+      return validated.stream().filter(c -> c.state().metrics().containsKey("valid_bleu"))
+          .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_bleu")).thenComparing(byLoss));
+    }
+    return validated.stream().max(byLoss);
   }
 
   /** Why the checkpoint at {@code folder} cannot be trusted, or empty if its files match their checksums. */

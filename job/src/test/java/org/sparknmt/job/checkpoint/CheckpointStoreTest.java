@@ -88,6 +88,9 @@ class CheckpointStoreTest {
     store.save(new TrainingState(20, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.5, "valid_bleu", 18.0),
         1.5, 0, 1.0), model("b"));
     assertEquals(10, store.best().orElseThrow().step(), "higher BLEU wins over lower loss");
+    store.save(new TrainingState(30, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.0, "valid_bleu", 20.0),
+        1.0, 0, 1.0), model("c"));
+    assertEquals(30, store.best().orElseThrow().step(), "equal BLEU: the lower loss wins");
   }
 
   @Test
