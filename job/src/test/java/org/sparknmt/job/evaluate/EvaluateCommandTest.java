@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +20,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.sparknmt.job.Main;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
-import picocli.CommandLine;
 
 /** {@code sparknmt evaluate} on a real HDFS and a local-cluster with two executor JVMs. */
 class EvaluateCommandTest {
@@ -163,16 +159,9 @@ class EvaluateCommandTest {
     assertTrue(e.getMessage().startsWith("nothing to evaluate"), e.getMessage());
   }
 
-  /** Parses {@code args} as {@code sparknmt evaluate ...} and runs the command on the test cluster; its output lines. */
+  /** {@code sparknmt evaluate ARGS} on the test cluster; its output lines. */
   private static List<String> evaluate(String... args) {
-    String[] full = new String[args.length + 1];
-    full[0] = "evaluate";
-    System.arraycopy(args, 0, full, 1, args.length);
-    CommandLine.ParseResult parsed = Main.commandLine().parseArgs(full);
-    EvaluateCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
-    StringWriter out = new StringWriter();
-    command.run(SPARK.sc(), new PrintWriter(out));
-    return out.toString().lines().toList();
+    return EvaluateCli.evaluate(SPARK.sc(), args);
   }
 
   /** Writes {@code lines}, each ended by '\n'. */

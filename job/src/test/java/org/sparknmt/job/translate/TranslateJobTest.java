@@ -12,8 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +23,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.datasets.vocab.BpeEncoder;
-import org.sparknmt.job.Main;
 import org.sparknmt.job.TinyRun;
+import org.sparknmt.job.evaluate.EvaluateCli;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.Bleu;
-import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
-import picocli.CommandLine;
 
 /**
  * {@code sparknmt translate} and checkpoint evaluation runs on a real HDFS and a local-cluster with
@@ -209,16 +205,9 @@ class TranslateJobTest {
         e.getMessage());
   }
 
-  /** Parses {@code args} as {@code sparknmt evaluate ...} and runs it on the test cluster; its output lines. */
+  /** {@code sparknmt evaluate ARGS} on the test cluster; its output lines. */
   private static List<String> evaluate(String... args) {
-    String[] full = new String[args.length + 1];
-    full[0] = "evaluate";
-    System.arraycopy(args, 0, full, 1, args.length);
-    CommandLine.ParseResult parsed = Main.commandLine().parseArgs(full);
-    EvaluateCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
-    StringWriter out = new StringWriter();
-    command.run(SPARK.sc(), new PrintWriter(out));
-    return out.toString().lines().toList();
+    return EvaluateCli.evaluate(SPARK.sc(), args);
   }
 
   private static Configuration hadoop() {
