@@ -21,7 +21,6 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.checkpoint.CheckpointStore;
@@ -68,8 +67,6 @@ class TrainFaultIT {
   }
 
   @Test
-  @Disabled("hung after the executor kill in its only run (machine at load 50+): the run stopped logging after the next"
-      + " checkpoint and did not finish in 8 minutes; not yet understood, issue 7 stays open")
   void killedExecutorIsReplacedAndTheRunFinishes() throws Exception {
     String run = copyOfPrepared("executor-kill");
     Driver driver = Driver.start(trainArgs(run, 24, 4));
@@ -103,8 +100,6 @@ class TrainFaultIT {
   }
 
   @Test
-  @Disabled("two of four kills done and checked in its only run (machine at load 50+); the third restart waited over"
-      + " 8 minutes for executors of the standalone cluster and timed out; issue 7 stays open")
   void killsDuringCheckpointWritesLeaveThePreviousCheckpointsLoadable() throws Exception {
     String run = copyOfPrepared("checkpoint-kill");
     long[] delaysMillis = {0, 150, 400, 800};
