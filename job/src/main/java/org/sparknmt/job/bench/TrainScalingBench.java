@@ -18,8 +18,8 @@ import org.sparknmt.job.train.TrainJob;
 import org.sparknmt.model.TransformerConfig;
 
 /**
- * Parameter-averaging cost on Spark: target tokens/s and the share of wall time the workers spend
- * fitting, for 1 and 2 workers at averaging frequency 1, 5 and 20, on {@code local-cluster[2,1,MB]}.
+ * Parameter-averaging cost on Spark: target tokens/s and the split of wall time into the workers'
+ * fitting, their data conversion, and the rest (broadcast, averaging, scheduling), for 1 and 2 workers at averaging frequency 1, 5 and 20, on {@code local-cluster[2,1,MB]}.
  * Reads the train job's own per-round metrics; the first round of each setting (JIT, first
  * broadcast) is left out.
  *
@@ -54,7 +54,7 @@ public final class TrainScalingBench {
         .setMaster(master).set("spark.executorEnv.OMP_NUM_THREADS", "1");
     System.out.printf("model d_model=%d heads=%d d_ff=%d layers=%d; %d steps per setting; master %s%n",
         model.dModel(), model.heads(), model.dFf(), model.layers(), steps, spark.get("spark.master"));
-    System.out.println("workers  k   rounds  tokens/s  fit share  round s");
+    System.out.println("workers  k   rounds  tokens/s  fit share  data share  other share  round s");
     try (JavaSparkContext sc = new JavaSparkContext(spark)) {
       for (int workers : new int[] {1, 2}) {
         for (int k : new int[] {1, 5, 20}) {
@@ -97,11 +97,15 @@ public final class TrainScalingBench {
         - (rounds.size() > 1 ? rounds.get(0).get("wall_s").asDouble() : 0);
     double tokens = 0;
     double fit = 0;
+    double data = 0;
     for (JsonNode round : measured) {
       tokens += round.get("tokens_per_s").asDouble();
       fit += round.get("fit_share").asDouble();
+      data += round.get("data_share").asDouble();
     }
-    System.out.printf("%7d %3d %8d %9.0f %9.0f%% %8.2f%n", workers, k, measured.size(), tokens / measured.size(),
-        100 * fit / measured.size(), wall / measured.size());
+    int n = measured.size();
+    // "other" is the rest of the round's wall time: broadcast, averaging, Spark scheduling
+    System.out.printf("%7d %3d %8d %9.0f %9.0f%% %10.0f%% %11.0f%% %8.2f%n", workers, k, n, tokens / n,
+        100 * fit / n, 100 * data / n, 100 * (1 - (fit + data) / n), wall / n);
   }
 }
