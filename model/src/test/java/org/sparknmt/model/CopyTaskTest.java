@@ -33,16 +33,23 @@ class CopyTaskTest {
     Random random = new Random(5);
     int[][] test = sentences(random, 40);
     Translator translator = Translator.of(graph, TOKENS);
-    double accuracy = 0;
-    for (int step = 1; step <= 1500 && accuracy < 1.0; step++) {
+    DecodingOptions beam = new DecodingOptions(3, new LengthPenalty.Gnmt(0.6), 1.0, 2);
+    double greedyAccuracy = 0;
+    double beamAccuracy = 0;
+    int step = 0;
+    // Training goes on until both decoders are exact: a model that greedy decodes perfectly can still
+    // lose one of 40 sequences to beam search for a few hundred steps, and where that ends depends on
+    // the BLAS kernels of the machine.
+    while (step < 3000 && (greedyAccuracy < 1.0 || beamAccuracy < 1.0)) {
       graph.fit(batch(sentences(random, 32)));
-      if (step % 100 == 0) {
-        accuracy = exactMatch(translator.greedy(sources(test), 1.0, 2), test);
+      if (++step % 100 == 0) {
+        greedyAccuracy = exactMatch(translator.greedy(sources(test), 1.0, 2), test);
+        beamAccuracy = greedyAccuracy < 1.0 ? 0 : exactMatch(translator.beam(sources(test), beam), test);
       }
     }
-    assertEquals(1.0, accuracy, "greedy exact match on held-out sequences");
-    assertEquals(1.0, exactMatch(translator.beam(sources(test),
-        new DecodingOptions(3, new LengthPenalty.Gnmt(0.6), 1.0, 2)), test), "beam search exact match");
+    System.out.printf("copy task: exact after %d steps%n", step);
+    assertEquals(1.0, greedyAccuracy, "greedy exact match on held-out sequences");
+    assertEquals(1.0, beamAccuracy, "beam search exact match");
   }
 
   static int[][] sentences(Random random, int n) {
