@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Writes BENCHMARKS.md from the KEY=VALUE lines that scripts/bench collected (scripts/lib/bench-env's
+bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: the "## Optimizations" section of PREVIOUS
+(the BENCHMARKS.md being replaced) is carried over verbatim, so hand-written rows survive a rerun."""
+import re, sys
+
+results, out = sys.argv[1], sys.argv[2]
+previous = sys.argv[3] if len(sys.argv) > 3 else None
+r = {}
+for line in open(results, encoding="utf-8"):
+    if "=" in line:
+        k, v = line.rstrip("\n").split("=", 1)
+        r[k] = v
+
+
+def num(key):
+    try:
+        return float(r[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def fmt(x, digits=0):
+    if x is None:
+        return "n/a"
+    return f"{x:,.{digits}f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if a is not None and b not in (None, 0) else "n/a"
+
+
+def failed(step):
+    return f"\n**{step} failed** (exit {r[step + '.failed']}; log: `target/bench/{step}.log`).\n" if step + ".failed" in r else ""
+
+
+md = []
+w = md.append
+quick = r.get("mode") == "quick"
+w("# Benchmarks")
+w("")
+w(f"Written by `scripts/bench{' --quick' if quick else ''}` ({r.get('elapsed_s', '?')} s). Every table compares sparknmt with its "
+  "peer measured in the same run on the same machine, one after the other.")
+if quick:
+    w("")
+    w("**Quick mode**: tiny sizes and a few steps, to check the script end to end. These numbers are not a benchmark.")
+w("")
+w("| | |")
+w("| --- | --- |")
+for key, label in [("date", "date (UTC)"), ("machine.cpu", "CPU"), ("machine.cores", "cores"),
+                   ("machine.memory", "memory"), ("machine.avx512", "AVX-512 flags"),
+                   ("load.before", "load average before (1, 5, 15 min)"), ("load.after", "load average after"),
+                   ("version.sparknmt", "sparknmt"), ("version.java", "Java"), ("version.spark", "Spark"),
+                   ("version.dl4j", "DL4J / ND4J"), ("version.nd4j", "ND4J backend"), ("version.blas", "ND4J BLAS"),
+                   ("version.torch", "PyTorch (peer)"), ("version.torch_blas", "PyTorch / NumPy BLAS"),
+                   ("version.numpy", "NumPy"), ("version.sentencepiece", "SentencePiece (peer)")]:
+    w(f"| {label} | {r.get(key, 'n/a')} |")
+w("")
+w("A load average well above the core count means other processes shared the CPUs: the absolute numbers "
+  "are then low and noisy, and only the ratios of the side-by-side runs mean something (even those only roughly: "
+  "PyTorch's OpenMP threads spin while they wait; in one check under load, `OMP_WAIT_POLICY=PASSIVE` made its "
+  "decoding several times faster, so the peer likely loses more than sparknmt on a busy machine).")
+
+# GEMM peak
+w("")
+w("## GEMM peak")
+w("")
+n = r.get("gemm.n", "?")
+w(f"Float GEMM {n}x{n} · {n}x{n}, best of {r.get('gemm.repeats', '?')} after two warm-up products (GFLOP/s). "
+  "ND4J is what sparknmt computes with (`scripts/bench-gemm`, `org.sparknmt.model.bench.GemmPeak`, the launcher's ND4J "
+  "build); PyTorch and NumPy (`/usr/bin/python3`) cross-check it.")
+w(failed("gemm"))
+w("| threads | ND4J (sparknmt) | PyTorch | NumPy | ND4J / PyTorch |")
+w("| --- | --- | --- | --- | --- |")
+for t in (1, 2):
+    a, b, c = num(f"gemm.nd4j.t{t}"), num(f"gemm.torch.t{t}"), num(f"gemm.numpy.t{t}")
+    w(f"| {t} | {fmt(a, 1)} | {fmt(b, 1)} | {fmt(c, 1)} | {ratio(a, b)} |")
+peaks = [x for x in (num("gemm.nd4j.t2"), num("gemm.torch.t2"), num("gemm.numpy.t2")) if x]
+peak = max(peaks) if peaks else None
+w("")
+w(f"Machine peak used below: the best 2-thread figure, {fmt(peak, 1)} GFLOP/s.")
+
+# Training
+w("")
+w("## Training throughput")
+w("")
+w(f"`scripts/bench-train CONFIG {r.get('train.vocab', '?')} {r.get('train.batch', '?')} {r.get('train.seq', '?')} "
+  f"{r.get('train.steps', '?')} 2`: sparknmt's `TrainBench` (`ComputationGraph.fit` on a fixed random batch of "
+  f"{r.get('train.batch', '?')} pairs x {r.get('train.seq', '?')} tokens, vocab {r.get('train.vocab', '?')}, tied "
+  "embeddings, label smoothing 0.1, Adam, 2 threads) against `shared/bench/torch_peer_bench.py` at the same size, batch "
+  "and threads, after 2 warm-up steps. Peak RSS: the whole process (GNU time). FLOPs: the matmuls of the forward pass "
+  "(Q/K/V/output projections, attention scores and weighted values over the full length, cross-attention, FFN, the "
+  "output projection onto the vocabulary) x 3 for forward + backward (`org.sparknmt.model.bench.FlopCount`); "
+  "embeddings, softmax, layer norm, loss and the optimizer are not counted. The count is the same for both systems.")
+for size in r.get("train.sizes", "").split():
+    k = f"train.{size}"
+    w("")
+    w(f"### {size} ({r.get(k + '.dims', '')}, {fmt(num(k + '.params'))} parameters in sparknmt, "
+      f"{fmt(num(k + '.peer.params'))} in PyTorch)")
+    w(failed(k))
+    flops = num(k + ".flops_per_token")
+    a, b = num(k + ".ours.tokens_s"), num(k + ".peer.tokens_s")
+    ga = a * flops / 1e9 if a and flops else None
+    gb = b * flops / 1e9 if b and flops else None
+    w("| | sparknmt | PyTorch | sparknmt / PyTorch |")
+    w("| --- | --- | --- | --- |")
+    w(f"| target tokens/s | {fmt(a)} | {fmt(b)} | {ratio(a, b)} |")
+    w(f"| ms/step | {fmt(num(k + '.ours.ms_step'), 1)} | {fmt(num(k + '.peer.ms_step'), 1)} | "
+      f"{ratio(num(k + '.ours.ms_step'), num(k + '.peer.ms_step'))} |")
+    w(f"| peak RSS, MiB | {fmt(num(k + '.ours.rss_mib'))} | {fmt(num(k + '.peer.rss_mib'))} | "
+      f"{ratio(num(k + '.ours.rss_mib'), num(k + '.peer.rss_mib'))} |")
+    w(f"| matmul GFLOP/s ({fmt(flops / 1e6 if flops else None, 2)} MFLOP per target token) | {fmt(ga, 2)} | {fmt(gb, 2)} | {ratio(ga, gb)} |")
+    w(f"| % of the GEMM peak ({fmt(peak, 1)} GFLOP/s) | {fmt(100 * ga / peak if ga and peak else None, 1)} % | "
+      f"{fmt(100 * gb / peak if gb and peak else None, 1)} % | |")
+
+# Scaling
+w("")
+w("## Parameter averaging: overhead and scaling")
+w("")
+w(f"`scripts/bench-train-scaling {r.get('scaling.steps', '?')} {r.get('scaling.args', '')}` on `local-cluster[2,1,3072]` "
+  "(one core per executor, `OMP_NUM_THREADS=1`), the first round of each setting left out. fit = the workers' "
+  "`fit` time, other = broadcast, averaging and Spark scheduling. No peer: the PyTorch peer trains in one process "
+  "(its counterpart, `DistributedDataParallel` across processes, is not in the shared bench).")
+w(failed("scaling"))
+w("| k (steps per round) | 1 worker tokens/s | 2 workers tokens/s | speed-up 2/1 | fit 1 / 2 workers | other 1 / 2 workers | s per round 1 / 2 workers |")
+w("| --- | --- | --- | --- | --- | --- | --- |")
+for kk in (1, 5, 20):
+    one, two = f"scaling.w1.k{kk}", f"scaling.w2.k{kk}"
+    if one + ".tokens" not in r and two + ".tokens" not in r:
+        continue
+    w(f"| {kk} | {fmt(num(one + '.tokens'))} | {fmt(num(two + '.tokens'))} | {ratio(num(two + '.tokens'), num(one + '.tokens'))} | "
+      f"{r.get(one + '.fit', '?')} % / {r.get(two + '.fit', '?')} % | {r.get(one + '.other', '?')} % / {r.get(two + '.other', '?')} % | "
+      f"{r.get(one + '.round', '?')} / {r.get(two + '.round', '?')} |")
+
+# Encode
+w("")
+w("## Prepare and subword encoding")
+w("")
+sent, vocab = num("encode.sentences"), r.get("encode.vocab", "?")
+w(f"`scripts/bench-prepare` (vocab {vocab}): encoding {fmt(sent)} sentences (the Multi30k en+de training text, "
+  f"x{r.get('encode.repeat', '?')}) with sparknmt's `BpeEncoder` (from strings in memory, best of 5 passes, "
+  "a fresh word cache each pass) and with SentencePiece's `spm_encode` (a BPE model of the same vocabulary size "
+  "trained with `spm_train` on the same text, identity normalization, byte fallback; from a file to ids, best of 3; "
+  "2 cores = two processes on the two halves). tokens/s = sentences/s x each one's own tokens per sentence.")
+w(failed("prepare"))
+ot, pt = num("encode.ours.tokens"), num("encode.peer.tokens")
+tps = lambda s, t: s * t / sent if s and t and sent else None
+w("| | sparknmt sentences/s | sparknmt tokens/s | spm_encode sentences/s | spm_encode tokens/s | ratio (sentences/s) |")
+w("| --- | --- | --- | --- | --- | --- |")
+for c in (1, 2):
+    a, b = num(f"encode.ours.t{c}"), num(f"encode.peer.t{c}")
+    w(f"| encode, {c} core{'s' if c > 1 else ''} | {fmt(a)} | {fmt(tps(a, ot))} | {fmt(b)} | {fmt(tps(b, pt))} | {ratio(a, b)} |")
+for c in (1, 2):
+    a, b = num(f"encode.ours_norm.t{c}"), num(f"encode.peer.t{c}")
+    w(f"| NFC + whitespace + encode, {c} core{'s' if c > 1 else ''} | {fmt(a)} | {fmt(tps(a, ot))} | (as above) {fmt(b)} | {fmt(tps(b, pt))} | {ratio(a, b)} |")
+w("")
+w(f"Tokens per sentence: sparknmt {fmt(ot / sent if ot and sent else None, 2)}, spm_encode {fmt(pt / sent if pt and sent else None, 2)}. "
+  f"Whole `sparknmt prepare` of Multi30k en-de ({fmt(num('prepare.pairs'))} pairs, `local[2]`): "
+  f"{fmt(num('prepare.wall_pairs_s'))} pairs/s wall (JVM and Spark start included), "
+  f"{fmt(num('prepare.stages_pairs_s'))} pairs/s in the job's stages (no peer: SentencePiece has no corpus pipeline).")
+
+# Translate
+w("")
+w("## Translation")
+w("")
+w(f"`scripts/bench-translate` on {fmt(num('translate.sentences'))} Multi30k validation source sentences, `local[2]` "
+  f"(two partitions), after a warm-up pass: a `conf/tiny.conf` model (d_model 64, 2+2 layers, vocab 2000) trained "
+  f"{r.get('translate.train_steps', '?')} steps on the shipped sample, which rarely emits EOS, so most outputs run to "
+  "the length limit 1.5·|source|+10. Peer: `scripts/torch-translate-bench.py`, the same size in PyTorch (random "
+  "weights, EOS ignored: every output to the limit; batches of 32 sentences sorted by length, 2 threads), source "
+  "lengths from a SentencePiece BPE of the same vocabulary size trained on the same sample. Both recompute the "
+  "decoder over the whole prefix each step. Target tokens exclude EOS; as the output lengths differ between the two, "
+  "tokens/s is the fairer comparison.")
+w(failed("translate"))
+w("| search | sparknmt sentences/s | sparknmt tokens/s | PyTorch sentences/s | PyTorch tokens/s | ratio (tokens/s) |")
+w("| --- | --- | --- | --- | --- | --- |")
+for beam in (1, 4):
+    k = f"translate.b{beam}"
+    a, b = num(k + ".ours.tokens_s"), num(k + ".peer.tokens_s")
+    w(f"| beam {beam} | {fmt(num(k + '.ours.sentences_s'), 2)} | {fmt(a, 1)} | {fmt(num(k + '.peer.sentences_s'), 2)} | "
+      f"{fmt(b, 1)} | {ratio(a, b)} |")
+w("")
+w(f"Target tokens emitted: sparknmt {fmt(num('translate.b1.ours.tokens'))} (beam 1), {fmt(num('translate.b4.ours.tokens'))} (beam 4); "
+  f"PyTorch {fmt(num('translate.b1.peer.tokens'))}.")
+
+# First step
+w("")
+w("## From start to the first training step")
+w("")
+w(f"`scripts/bench-first-step conf/{r.get('first_step.conf', '?')}`: `scripts/sparknmt train --master local[2]` on the "
+  "shipped sample (prepared beforehand, vocab 2000), one averaging round of one step; each phase ends at the job's "
+  "log line that marks it, stamped as it is read. With a local master the launcher runs the job in its own JVM (no "
+  "separate `spark-submit` process). No peer: the PyTorch peer has no cluster start-up.")
+w(failed("first_step"))
+w("| phase | seconds |")
+w("| --- | --- |")
+for key, label in [("jvm_s", "JVM start + configuration parsed"), ("spark_model_s", "Spark context + model built"),
+                   ("data_s", "data load (valid batches collected, training batches counted)"),
+                   ("step_s", "first step (broadcast, fit, average)"), ("total_s", "**start to first step**"),
+                   ("command_s", "whole command (+ validation, checkpoint, exit)")]:
+    w(f"| {label} | {fmt(num('first_step.' + key), 2)} |")
+
+# Optimizations
+w("")
+carried = None
+if previous:
+    try:
+        text = open(previous, encoding="utf-8").read()
+        m = re.search(r"^## Optimizations\n.*", text, re.M | re.S)
+        carried = m.group(0).rstrip("\n") if m else None
+    except OSError:
+        pass
+if carried:
+    w(carried)
+else:
+    w(open(sys.argv[0].replace("bench-report.py", "bench-optimizations.md"), encoding="utf-8").read().rstrip("\n"))
+open(out, "w", encoding="utf-8").write("\n".join(md) + "\n")
