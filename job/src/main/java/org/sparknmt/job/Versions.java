@@ -6,10 +6,11 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.factory.Nd4j;
 import picocli.CommandLine;
 
-/** The versions a user reports with a bug: sparknmt, Spark, Scala, Hadoop, DL4J, the ND4J backend and BLAS, Java. */
+/** The versions a user reports with a bug: sparknmt, Spark, Scala, Hadoop, DL4J, the ND4J backend and BLAS, Java, and the memory limits. */
 public final class Versions {
   private Versions() {}
 
@@ -41,6 +42,8 @@ public final class Versions {
         + " (nd4j-native " + NativeLibrary.build() + ", " + env.get("cores") + " cores)");
     versions.put("BLAS", String.valueOf(env.get("blas.vendor")));
     versions.put("Java", System.getProperty("java.vm.name") + " " + Runtime.version());
+    versions.put("Memory", String.format("heap %d MB, ND4J off-heap cap %d MB, process cap %d MB",
+        Runtime.getRuntime().maxMemory() >> 20, Pointer.maxBytes() >> 20, Pointer.maxPhysicalBytes() >> 20));
     return versions;
   }
 

@@ -10,7 +10,9 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -104,32 +106,41 @@ public final class CheckpointEvaluation {
     }
   }
 
-  /** The checkpoints {@code selection} names, in its order ({@code all} and {@code last:K}: by step). */
+  /**
+   * The checkpoints {@code selection} names, in its order, each once: a comma-separated list of
+   * {@code all} and {@code last:K} (by step) and names {@link CheckpointStore#resolve} takes, so
+   * that {@code all,avg-last-5-step-N} scores the averaged model beside every saved one.
+   */
   static List<CheckpointStore.Checkpoint> select(CheckpointStore store, String selection) throws IOException {
-    if (selection.equals("all") || selection.startsWith("last:")) {
-      List<CheckpointStore.Checkpoint> all = store.list();
-      if (all.isEmpty()) {
-        throw new IllegalArgumentException("--checkpoints " + selection + ": no intact checkpoint under " + store.root());
+    Map<String, CheckpointStore.Checkpoint> chosen = new LinkedHashMap<>();
+    for (String item : selection.split(",")) {
+      String spec = item.trim();
+      for (CheckpointStore.Checkpoint checkpoint : spec.equals("all") || spec.startsWith("last:")
+          ? saved(store, spec) : List.of(store.resolve(spec))) {
+        chosen.putIfAbsent(checkpoint.path().getName(), checkpoint);
       }
-      if (selection.equals("all")) {
-        return all;
-      }
-      int last;
-      try {
-        last = Integer.parseInt(selection.substring("last:".length()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--checkpoints " + selection + ": expected last:K with a number K");
-      }
-      if (last < 1) {
-        throw new IllegalArgumentException("--checkpoints " + selection + ": K must be at least 1");
-      }
-      return all.subList(Math.max(0, all.size() - last), all.size());
     }
-    List<CheckpointStore.Checkpoint> named = new ArrayList<>();
-    for (String spec : selection.split(",")) {
-      named.add(store.resolve(spec.trim()));
+    return List.copyOf(chosen.values());
+  }
+
+  private static List<CheckpointStore.Checkpoint> saved(CheckpointStore store, String spec) throws IOException {
+    List<CheckpointStore.Checkpoint> all = store.list();
+    if (all.isEmpty()) {
+      throw new IllegalArgumentException("--checkpoints " + spec + ": no intact checkpoint under " + store.root());
     }
-    return named;
+    if (spec.equals("all")) {
+      return all;
+    }
+    int last;
+    try {
+      last = Integer.parseInt(spec.substring("last:".length()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--checkpoints " + spec + ": expected last:K with a number K");
+    }
+    if (last < 1) {
+      throw new IllegalArgumentException("--checkpoints " + spec + ": K must be at least 1");
+    }
+    return all.subList(Math.max(0, all.size() - last), all.size());
   }
 
   private static ObjectNode report(String runUri, String srcUri, String refUri, TranslateConfig config, List<Row> rows) {

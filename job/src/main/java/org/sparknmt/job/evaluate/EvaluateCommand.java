@@ -49,7 +49,7 @@ public final class EvaluateCommand implements Callable<Integer> {
   String run;
 
   @Option(names = "--checkpoints", defaultValue = "all", paramLabel = "WHICH",
-      description = "With --run: all, last:K, or a comma-separated list (best,step-N,avg-last-K-step-N,...). Default: ${DEFAULT-VALUE}.")
+      description = "With --run: a comma-separated list of all, last:K and names (best, step-N, avg-last-K-step-N, ...), each scored once. Default: ${DEFAULT-VALUE}.")
   String checkpoints;
 
   @Option(names = "--src", paramLabel = "URI", description = "With --run: the source text to translate, aligned line by line with --ref.")

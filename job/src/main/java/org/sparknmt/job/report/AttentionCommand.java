@@ -5,7 +5,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.job.checkpoint.CheckpointOption;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,9 +20,7 @@ public final class AttentionCommand implements Callable<Integer> {
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory (data and checkpoints).")
   String run;
 
-  @Option(names = "--checkpoint", defaultValue = "latest", paramLabel = "C",
-      description = "latest, best, step-N (or N), a checkpoint folder name or a full path. Default: ${DEFAULT-VALUE}.")
-  String checkpoint;
+  @Mixin CheckpointOption checkpoint;
 
   @Option(names = "--src", required = true, paramLabel = "TEXT", description = "The source sentence.")
   String source;
@@ -35,7 +35,7 @@ public final class AttentionCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Png.headless();
     Configuration hadoop = new Configuration();
-    RunModel model = RunModel.open(run, checkpoint, hadoop);
+    RunModel model = RunModel.open(run, checkpoint.name(), hadoop);
     SentenceAttention attention = model.attention(source, Optional.ofNullable(target));
     Path folder = out != null ? new Path(out) : new Path(new Path(run, "report"), "attention");
     List<AttentionFigures.Overview> overviews = AttentionFigures.write(attention, folder, hadoop);

@@ -2,7 +2,9 @@ package org.sparknmt.job.report;
 
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
+import org.sparknmt.job.checkpoint.CheckpointOption;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sparknmt report}: the run report, {@code RUN/report/index.html} with PNG plots beside it. */
@@ -12,9 +14,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory.")
   String run;
 
-  @Option(names = "--checkpoint", defaultValue = "latest", paramLabel = "C",
-      description = "Checkpoint whose attention is drawn: latest, best, step-N, a name or a path. Default: ${DEFAULT-VALUE}.")
-  String checkpoint;
+  @Mixin CheckpointOption checkpoint;
 
   @Option(names = "--sentences", defaultValue = "3", paramLabel = "N",
       description = "Validation sentences whose attention maps are drawn (0: none). Default: ${DEFAULT-VALUE}.")
@@ -26,7 +26,7 @@ public final class ReportCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--sentences must be 0 or more, got " + sentences);
     }
     Png.headless();
-    RunReport.Result result = new RunReport(run, new Configuration()).write(checkpoint, sentences);
+    RunReport.Result result = new RunReport(run, new Configuration()).write(checkpoint.name(), sentences);
     System.out.printf("report: %s (%d images)%n", result.index(), result.images().size());
     return 0;
   }

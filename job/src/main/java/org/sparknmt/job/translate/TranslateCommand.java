@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.checkpoint.CheckpointOption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,9 +39,7 @@ public final class TranslateCommand implements Callable<Integer> {
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory: its data/ (vocabulary) and checkpoints/.")
   String run;
 
-  @Option(names = "--checkpoint", defaultValue = "latest", paramLabel = "C",
-      description = "latest, best, step-N, N, a folder name under RUN/checkpoints (avg-last-K-step-N), or a path. Default: ${DEFAULT-VALUE}.")
-  String checkpoint;
+  @Mixin CheckpointOption checkpoint;
 
   @Option(names = "--input", defaultValue = "-", paramLabel = "URI",
       description = "Source text, one sentence a line: a file (plain or .gz), a folder of parts or a glob, on any Hadoop FS; - = standard input.")
@@ -55,13 +54,13 @@ public final class TranslateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     TranslateConfig config = search.config();
-    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint, config);
+    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
         throw new IllegalArgumentException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
-      TranslationModel model = TranslationModel.load(run, checkpoint, new Configuration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
       translateStream(model.sentenceTranslator(config), System.in, System.out);
       return ExitCodes.OK;
     }
@@ -69,7 +68,7 @@ public final class TranslateCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
-      TranslationModel model = TranslationModel.load(run, checkpoint, sc.hadoopConfiguration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
       TranslateJob.Result result = TranslateJob.run(sc, model, config, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),

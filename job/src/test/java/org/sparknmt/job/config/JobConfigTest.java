@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.job.train.TrainConfig;
+import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.model.TransformerConfig;
 
 class JobConfigTest {
@@ -95,9 +98,23 @@ class JobConfigTest {
       List<Path> hocon = files.filter(p -> p.toString().endsWith(".conf")).toList();
       assertTrue(!hocon.isEmpty(), "no conf/*.conf found in " + conf);
       for (Path file : hocon) {
-        JobConfig.load(file, List.of()).bind("model", TransformerConfig.class);
+        JobConfig config = JobConfig.load(file, List.of());
+        config.bind("model", TransformerConfig.class);
+        config.bind("data", PrepareConfig.class);
+        config.bind("train", TrainConfig.class);
+        config.bind("translate", TranslateConfig.class);
       }
     }
+  }
+
+  @Test
+  void theDeEnRecipeIsTheEnDeRecipe() {
+    Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");
+    JobConfig enDe = JobConfig.load(conf.resolve("multi30k-en-de.conf"), List.of());
+    JobConfig deEn = JobConfig.load(conf.resolve("multi30k-de-en.conf"), List.of());
+    assertEquals(enDe.bind("model", TransformerConfig.class), deEn.bind("model", TransformerConfig.class));
+    assertEquals(enDe.bind("data", PrepareConfig.class), deEn.bind("data", PrepareConfig.class));
+    assertEquals(enDe.bind("train", TrainConfig.class), deEn.bind("train", TrainConfig.class));
   }
 
   @Test

@@ -188,11 +188,13 @@ class TranslateJobTest {
     assertEquals(List.of(10L, 20L), List.of(json.get("checkpoints").get(0).get("step").asLong(),
         json.get("checkpoints").get(1).get("step").asLong()));
 
-    List<String> last = evaluate("--run", run, "--checkpoints", "last:1", "--src", srcUri, "--ref", refUri,
+    List<String> mixed = evaluate("--run", run, "--checkpoints", "last:1,step-10,step-00000020", "--src", srcUri, "--ref", refUri,
         "--beam", "1", "--max-len-a", "0", "--max-len-b", "6", "--json");
-    assertEquals(1, last.size());
-    JsonNode one = new ObjectMapper().readTree(last.get(0));
-    assertEquals("step-00000020", one.get("checkpoints").get(0).get("checkpoint").asText());
+    assertEquals(1, mixed.size());
+    JsonNode rows = new ObjectMapper().readTree(mixed.get(0)).get("checkpoints");
+    assertEquals(List.of("step-00000020", "step-00000010"),
+        List.of(rows.get(0).get("checkpoint").asText(), rows.get(1).get("checkpoint").asText()));
+    assertEquals(2, rows.size(), "a checkpoint named twice is scored once");
   }
 
   @Test
