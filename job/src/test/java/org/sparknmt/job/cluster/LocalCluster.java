@@ -85,6 +85,16 @@ final class LocalCluster {
     return cluster(command, Map.of());
   }
 
+  /** {@code scripts/cluster stop|start DAEMON}: one daemon of this cluster, by its PID file. */
+  ScriptRun daemon(String action, String daemon) throws IOException, InterruptedException {
+    return ScriptRun.run(root, dir.resolve("test-logs"), env, SCRIPT_TIMEOUT, "scripts/cluster", action, daemon);
+  }
+
+  /** Whether the process in {@code daemon}'s PID file runs. */
+  boolean running(String daemon) {
+    return pid(daemon).flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
+  }
+
   /** {@code scripts/sparknmt ARGS} with {@code env}, a small driver and ND4J's plain x86-64 build. */
   ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
