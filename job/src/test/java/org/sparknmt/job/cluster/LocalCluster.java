@@ -134,6 +134,22 @@ final class LocalCluster {
     }
   }
 
+  /**
+   * Deletes the executors' copies of application jars under {@code work/} (~250 MB per executor and
+   * application: a class of cluster tests leaves gigabytes), keeping their logs for diagnosis.
+   */
+  void deleteApplicationJars() throws IOException {
+    Path work = dir.resolve("work");
+    if (!Files.isDirectory(work)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(work)) {
+      for (Path jar : paths.filter(p -> p.getFileName().toString().endsWith(".jar")).toList()) {
+        Files.delete(jar);
+      }
+    }
+  }
+
   /** The folder holding {@code scripts/cluster}, searched upwards from the working directory. */
   private static Path projectRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {

@@ -67,6 +67,7 @@ class TrainFaultIT {
     }
     if (cluster != null) {
       cluster.cluster("down").assertSucceeded();
+      cluster.deleteApplicationJars();
     }
   }
 
