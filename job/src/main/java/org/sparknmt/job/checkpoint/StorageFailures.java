@@ -123,7 +123,7 @@ public final class StorageFailures {
     private final int attempts;
     private final Duration elapsed;
 
-    RetriesExhausted(int attempts, Duration elapsed, IOException last) {
+    public RetriesExhausted(int attempts, Duration elapsed, IOException last) {
       super(describe(last), last);
       this.attempts = attempts;
       this.elapsed = elapsed;

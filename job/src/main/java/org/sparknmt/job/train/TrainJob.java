@@ -87,6 +87,10 @@ public final class TrainJob {
         resumeFrom.isPresent() ? "resuming from " + resumeFrom.get().path() : "starting",
         state.step(), state.epoch() + 1, state.round(), graph.params().length(),
         data.vocabularySha256().substring(0, 12), data.vocabulary().size());
+    // Before the pass that caches the training data and before any training: a full disk, an exhausted
+    // quota or an unwritable folder is an error now, not at the first checkpoint. A float32 checkpoint
+    // holds the parameters and Adam's two moments.
+    store.checkWritable(graph.params().length() * 4L * 3);
 
     List<Batch> valid = data.batches(sc, Split.VALID).collect();
     JavaPairRDD<Long, Batch> train = data.batches(sc, Split.TRAIN).zipWithIndex().mapToPair(Tuple2::swap)
@@ -102,9 +106,6 @@ public final class TrainJob {
             .saveUpdater(config.averageUpdaterState())
             .rngSeed(config.seed()),
         timings);
-    // Before any training: a full disk, an exhausted quota or an unwritable folder is an error now,
-    // not at the first checkpoint. A float32 checkpoint holds the parameters and Adam's two moments.
-    store.checkWritable(graph.params().length() * 4L * 3);
     SparkComputationGraph sparkNet = new SparkComputationGraph(sc, graph, master);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
@@ -296,14 +297,7 @@ public final class TrainJob {
               return written;
             });
       } catch (StorageFailures.RetriesExhausted e) {
-        String resume = lastCheckpoint == null ? "there is no earlier checkpoint of this run, so a rerun starts over"
-            : "the last checkpoint written is " + lastCheckpoint + "; a rerun of the same command resumes from it";
-        if (StorageFailures.isOutOfSpace(e)) {
-          throw new IOException("out of space writing checkpoint " + target + ": " + e.getMessage()
-              + "; earlier checkpoints are kept; " + resume + " once there is room", e);
-        }
-        throw new IOException(String.format("writing checkpoint %s failed for %.0f s (%d attempts): %s; %s",
-            target, e.elapsed().toMillis() / 1e3, e.attempts(), e.getMessage(), resume), e);
+        throw checkpointFailure(target, e, lastCheckpoint);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("interrupted while retrying checkpoint " + target);
@@ -311,6 +305,23 @@ public final class TrainJob {
       lastCheckpoint = path.getName();
       LOG.info("checkpoint {} written in {} s", path, String.format("%.1f", (System.nanoTime() - start) / 1e9));
     }
+  }
+
+  /**
+   * The error a run ends with when checkpoint {@code target} could not be written: out of space, or
+   * failing for the whole retry budget; it names the cause and what a rerun resumes from
+   * ({@code lastCheckpoint}, null when this run has none).
+   */
+  static IOException checkpointFailure(org.apache.hadoop.fs.Path target, StorageFailures.RetriesExhausted e,
+      String lastCheckpoint) {
+    String resume = lastCheckpoint == null ? "there is no earlier checkpoint of this run, so a rerun starts over"
+        : "the last checkpoint written is " + lastCheckpoint + "; a rerun of the same command resumes from it";
+    if (StorageFailures.isOutOfSpace(e)) {
+      return new IOException("out of space writing checkpoint " + target + ": " + e.getMessage()
+          + "; earlier checkpoints are kept; " + resume + " once there is room", e);
+    }
+    return new IOException(String.format("writing checkpoint %s failed for %.0f s (%d attempts): %s; %s",
+        target, e.elapsed().toMillis() / 1e3, e.attempts(), e.getMessage(), resume), e);
   }
 
   /** Whether a multiple of {@code every} lies in (step − steps, step]. */
