@@ -83,6 +83,15 @@ public final class CheckpointStore {
    */
   public Path save(String name, TrainingState state, ModelWriter model) throws IOException {
     Path target = new Path(root, name);
+    try {
+      return write(name, target, state, model);
+    } catch (IOException e) {
+      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "writing checkpoint " + target
+          + " failed: " + StorageFailures.describe(e), e);
+    }
+  }
+
+  private Path write(String name, Path target, TrainingState state, ModelWriter model) throws IOException {
     Path temporary = new Path(root, "." + name + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(temporary);
     Map<String, String> checksums = new LinkedHashMap<>();
@@ -101,10 +110,44 @@ public final class CheckpointStore {
 
   private String write(Path file, ModelWriter content) throws IOException {
     MessageDigest digest = sha256();
-    try (OutputStream out = new DigestOutputStream(fs.create(file, false), digest)) {
+    OutputStream out = new DigestOutputStream(fs.create(file, false), digest);
+    try {
       content.write(out);
+    } catch (IOException | RuntimeException e) {
+      StorageFailures.closeAfterFailure(out, e);
+      throw e;
     }
+    out.close();
     return HexFormat.of().formatHex(digest.digest());
+  }
+
+  /**
+   * Fails at once, with an error naming the checkpoint folder and the cause, when checkpoints could
+   * not be written here: the file system unreachable, no DataNode to write to, no permission, an HDFS
+   * quota that does not leave room for one block, or less free space than {@code checkpointBytes}.
+   * A run checks this before training, so a full disk costs seconds, not the training time up to the
+   * first checkpoint. Writes a one-byte probe file under the checkpoint folder and deletes it.
+   */
+  public void checkWritable(long checkpointBytes) throws IOException {
+    Path probe = new Path(root, ".write-probe-" + UUID.randomUUID());
+    try {
+      fs.mkdirs(root);
+      write(probe, out -> out.write(1));
+    } catch (IOException e) {
+      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "cannot write checkpoints to "
+          + root + ": " + StorageFailures.describe(e), e);
+    } finally {
+      try {
+        fs.delete(probe, false);
+      } catch (IOException ignored) {
+        // the write failed already (and says why); a probe that cannot be deleted either is left for prune()
+      }
+    }
+    long free = fs.getStatus(root).getRemaining();
+    if (free < checkpointBytes) {
+      throw new IOException(String.format("out of space: %s has %.1f MB free, a checkpoint of this model needs about %.1f MB",
+          root, free / 1e6, checkpointBytes / 1e6));
+    }
   }
 
   /**
@@ -241,7 +284,8 @@ public final class CheckpointStore {
       }
     }
     for (FileStatus status : fs.listStatus(root)) {
-      if (status.getPath().getName().startsWith(".") && status.getPath().getName().contains(".tmp-")) {
+      String name = status.getPath().getName();
+      if (name.startsWith(".") && (name.contains(".tmp-") || name.startsWith(".write-probe-"))) {
         fs.delete(status.getPath(), true);
       }
     }

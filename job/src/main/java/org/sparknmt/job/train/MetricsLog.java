@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.job.checkpoint.StorageFailures;
 
 /**
  * {@code RUN/metrics/NAME.jsonl}: one JSON object a line, each with its {@code step}. Not every
@@ -61,15 +62,29 @@ public final class MetricsLog {
     return List.copyOf(lines);
   }
 
-  /** Rewrites the file with every line so far. */
+  /** Rewrites the file with every line so far; a failure names the file. */
   public void flush() throws IOException {
+    try {
+      rewrite();
+    } catch (IOException e) {
+      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "writing metrics " + file
+          + " failed: " + StorageFailures.describe(e), e);
+    }
+  }
+
+  private void rewrite() throws IOException {
     Path temporary = new Path(file.getParent(), "." + file.getName() + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(file.getParent());
-    try (OutputStream out = fs.create(temporary, true)) {
+    OutputStream out = fs.create(temporary, true);
+    try {
       for (String line : lines) {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       }
+    } catch (IOException | RuntimeException e) {
+      StorageFailures.closeAfterFailure(out, e);
+      throw e;
     }
+    out.close();
     fs.delete(file, false);
     if (!fs.rename(temporary, file)) {
       throw new IOException("could not rename " + temporary + " to " + file);

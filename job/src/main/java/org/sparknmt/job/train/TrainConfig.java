@@ -20,6 +20,8 @@ package org.sparknmt.job.train;
  * @param patience stop after this many validations without a better validation loss (0 = never)
  * @param validBleuSentences greedy-translate this many valid sentences at each validation for BLEU (0 = loss only)
  * @param progressSeconds seconds between two progress lines
+ * @param checkpointRetrySeconds how long a failing checkpoint write (a DataNode or NameNode restarting) is
+ *     retried before the run fails; out of space and permission errors fail at once
  */
 public record TrainConfig(
     long seed,
@@ -38,7 +40,8 @@ public record TrainConfig(
     long validateEverySteps,
     int patience,
     int validBleuSentences,
-    double progressSeconds) {
+    double progressSeconds,
+    double checkpointRetrySeconds) {
 
   public TrainConfig {
     nonNegative("workers", workers);
@@ -57,6 +60,10 @@ public record TrainConfig(
     if (clipNorm < 0) {
       throw new IllegalArgumentException("clip_norm must be 0 (off) or positive, got " + clipNorm);
     }
+    if (!(checkpointRetrySeconds >= 0)) {
+      throw new IllegalArgumentException("checkpoint_retry_seconds must be 0 (no retries) or positive, got "
+          + checkpointRetrySeconds);
+    }
     if (!(progressSeconds > 0)) {
       throw new IllegalArgumentException("progress_seconds must be positive, got " + progressSeconds);
     }
@@ -72,7 +79,7 @@ public record TrainConfig(
   public TrainConfig withCheckpointEvery(long steps) {
     return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
         lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience, validBleuSentences,
-        progressSeconds);
+        progressSeconds, checkpointRetrySeconds);
   }
 
   private static void positive(String key, long value) {

@@ -2,6 +2,8 @@ package org.sparknmt.job.train;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,7 @@ import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
@@ -84,6 +87,10 @@ public final class TrainJob {
         resumeFrom.isPresent() ? "resuming from " + resumeFrom.get().path() : "starting",
         state.step(), state.epoch() + 1, state.round(), graph.params().length(),
         data.vocabularySha256().substring(0, 12), data.vocabulary().size());
+    // Before the pass that caches the training data and before any training: a full disk, an exhausted
+    // quota or an unwritable folder is an error now, not at the first checkpoint. A float32 checkpoint
+    // holds the parameters and Adam's two moments.
+    store.checkWritable(graph.params().length() * 4L * 3);
 
     List<Batch> valid = data.batches(sc, Split.VALID).collect();
     JavaPairRDD<Long, Batch> train = data.batches(sc, Split.TRAIN).zipWithIndex().mapToPair(Tuple2::swap)
@@ -105,8 +112,8 @@ public final class TrainJob {
 
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics, data.vocabulary())
-          .run(state);
+      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics, data.vocabulary(),
+          resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);
     }
@@ -166,10 +173,12 @@ public final class TrainJob {
     private final MetricsSink metrics;
     private final LrSchedule schedule;
     private final BpeEncoder bpe;
+    /** The newest checkpoint of this run known to be written (null: none), named in errors. */
+    private String lastCheckpoint;
 
     Loop(CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
         int batches, int workers, TokenBatchTrainingMaster master, Progress progress, MetricsSink metrics,
-        BpeModel vocabulary) {
+        BpeModel vocabulary, String resumedFrom) {
       this.store = store;
       this.sparkNet = sparkNet;
       this.train = train;
@@ -181,6 +190,7 @@ public final class TrainJob {
       this.metrics = metrics;
       this.schedule = LrSchedule.of(config.lrSchedule(), modelConfig.dModel(), config.warmupSteps(), config.lr());
       this.bpe = new BpeEncoder(vocabulary);
+      this.lastCheckpoint = resumedFrom;
     }
 
     Result run(TrainingState start) throws IOException {
@@ -265,14 +275,53 @@ public final class TrainJob {
           state.trainSeconds());
     }
 
+    /**
+     * Writes the checkpoint, prunes old ones and rewrites the metrics. Failures that may pass (a
+     * DataNode or the NameNode restarting) are retried for {@code checkpoint_retry_seconds} while
+     * training waits; out of space fails at once. Either way the error names the checkpoint, the
+     * cause and the checkpoint a rerun resumes from; earlier checkpoints are never touched by a
+     * failed write (it goes to a temporary folder first).
+     */
     private void checkpoint(TrainingState state) throws IOException {
       long start = System.nanoTime();
       ComputationGraph graph = sparkNet.getNetwork();
-      org.apache.hadoop.fs.Path path = store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out));
-      store.prune(config.keepLast());
-      metrics.flush();
+      org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(store.root(), CheckpointStore.name(state.step()));
+      org.apache.hadoop.fs.Path path;
+      try {
+        path = StorageFailures.retrying("checkpoint " + target,
+            Duration.ofMillis(Math.round(config.checkpointRetrySeconds() * 1000)), LOG, () -> {
+              org.apache.hadoop.fs.Path written =
+                  store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out));
+              store.prune(config.keepLast());
+              metrics.flush();
+              return written;
+            });
+      } catch (StorageFailures.RetriesExhausted e) {
+        throw checkpointFailure(target, e, lastCheckpoint);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while retrying checkpoint " + target);
+      }
+      lastCheckpoint = path.getName();
       LOG.info("checkpoint {} written in {} s", path, String.format("%.1f", (System.nanoTime() - start) / 1e9));
     }
+  }
+
+  /**
+   * The error a run ends with when checkpoint {@code target} could not be written: out of space, or
+   * failing for the whole retry budget; it names the cause and what a rerun resumes from
+   * ({@code lastCheckpoint}, null when this run has none).
+   */
+  static IOException checkpointFailure(org.apache.hadoop.fs.Path target, StorageFailures.RetriesExhausted e,
+      String lastCheckpoint) {
+    String resume = lastCheckpoint == null ? "there is no earlier checkpoint of this run, so a rerun starts over"
+        : "the last checkpoint written is " + lastCheckpoint + "; a rerun of the same command resumes from it";
+    if (StorageFailures.isOutOfSpace(e)) {
+      return new IOException("out of space writing checkpoint " + target + ": " + e.getMessage()
+          + "; earlier checkpoints are kept; " + resume + " once there is room", e);
+    }
+    return new IOException(String.format("writing checkpoint %s failed for %.0f s (%d attempts): %s; %s",
+        target, e.elapsed().toMillis() / 1e3, e.attempts(), e.getMessage(), resume), e);
   }
 
   /** Whether a multiple of {@code every} lies in (step − steps, step]. */

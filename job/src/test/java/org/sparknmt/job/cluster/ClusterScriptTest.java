@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code scripts/cluster}'s guards, none of which starts a JVM: busy ports, foreign PIDs, usage. */
+/** {@code scripts/cluster}'s guards, none of which starts a JVM: busy ports, foreign PIDs, one daemon's stop/start, usage. */
 class ClusterScriptTest {
 
   @Test
@@ -64,6 +64,23 @@ class ClusterScriptTest {
     }
     assertTrue(status.output().contains(cluster.masterUrl()), status.output());
     assertTrue(status.output().contains(cluster.hdfsUri("")), status.output());
+  }
+
+  @Test
+  void stopAndStartOfOneDaemonCheckTheNameAndThatTheClusterIsUp() throws Exception {
+    LocalCluster cluster = new LocalCluster("cluster-one-daemon");
+
+    ScriptRun startDown = cluster.daemon("start", "datanode");
+    ScriptRun unknown = cluster.daemon("stop", "secondarynamenode");
+    ScriptRun stopDown = cluster.daemon("stop", "datanode").assertSucceeded();
+
+    assertEquals(1, startDown.exitCode(), startDown.output());
+    assertTrue(startDown.output().contains("not up"), startDown.output());
+    assertEquals(1, unknown.exitCode(), unknown.output());
+    assertTrue(unknown.output().contains("no daemon 'secondarynamenode'") && unknown.output().contains("datanode"),
+        unknown.output());
+    assertTrue(stopDown.output().contains("datanode is not running"), stopDown.output());
+    assertEquals(List.of(), cluster.processesOfThisCluster(), "a process of the cluster runs");
   }
 
   @Test

@@ -85,6 +85,16 @@ final class LocalCluster {
     return cluster(command, Map.of());
   }
 
+  /** {@code scripts/cluster stop|start DAEMON}: one daemon of this cluster, by its PID file. */
+  ScriptRun daemon(String action, String daemon) throws IOException, InterruptedException {
+    return ScriptRun.run(root, dir.resolve("test-logs"), env, SCRIPT_TIMEOUT, "scripts/cluster", action, daemon);
+  }
+
+  /** Whether the process in {@code daemon}'s PID file runs. */
+  boolean running(String daemon) {
+    return pid(daemon).flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
+  }
+
   /** {@code scripts/sparknmt ARGS} with {@code env}, a small driver and ND4J's plain x86-64 build. */
   ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
@@ -120,6 +130,22 @@ final class LocalCluster {
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(path);
+      }
+    }
+  }
+
+  /**
+   * Deletes the executors' copies of application jars under {@code work/} (~250 MB per executor and
+   * application: a class of cluster tests leaves gigabytes), keeping their logs for diagnosis.
+   */
+  void deleteApplicationJars() throws IOException {
+    Path work = dir.resolve("work");
+    if (!Files.isDirectory(work)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(work)) {
+      for (Path jar : paths.filter(p -> p.getFileName().toString().endsWith(".jar")).toList()) {
+        Files.delete(jar);
       }
     }
   }

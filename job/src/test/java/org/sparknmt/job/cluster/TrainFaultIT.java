@@ -1,6 +1,7 @@
 package org.sparknmt.job.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +20,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -29,8 +32,9 @@ import org.sparknmt.model.ModelArtifact;
 /**
  * The faults long training runs meet, on a real standalone Spark cluster and HDFS daemons
  * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: an
- * executor killed, the driver killed and rerun, kills while checkpoints are written, an HDFS that
- * is not there. Each test prints what it measured.
+ * executor killed, the driver killed and rerun, kills while checkpoints are written, the DataNode
+ * stopped and restarted mid-training, an HDFS quota with no room left, an HDFS that is not there;
+ * and the whole pipeline end to end on the same cluster. Each test prints what it measured.
  */
 @Tag("slow")
 class TrainFaultIT {
@@ -63,6 +67,7 @@ class TrainFaultIT {
     }
     if (cluster != null) {
       cluster.cluster("down").assertSucceeded();
+      cluster.deleteApplicationJars();
     }
   }
 
@@ -141,6 +146,141 @@ class TrainFaultIT {
     assertTrue(result.output().contains("sparknmt train: ") && result.output().contains(":" + closedPort)
         && result.output().contains("Connection refused"), "the error does not name the address:\n" + result.output());
     assertTrue(seconds < 90, "took " + seconds + " s");
+  }
+
+  @Test
+  void stoppedDataNodeMakesTrainingWaitAndTheRunFinishesWhenItIsBack() throws Exception {
+    String run = copyOfPrepared("datanode-restart");
+    Driver driver = Driver.start(trainArgs(run, 16, 4));
+    long before = waitForCheckpoint(run, 4, driver);
+    long stoppedAt = System.nanoTime();
+    try {
+      cluster.daemon("stop", "datanode").assertSucceeded();
+      // the next checkpoint write meets the outage: the driver retries instead of failing
+      waitForOutput(driver, "failed (attempt 2)");
+      double waitedSeconds = (System.nanoTime() - stoppedAt) / 1e9;
+      long restartAt = System.nanoTime();
+      cluster.daemon("start", "datanode").assertSucceeded();
+      double restartSeconds = (System.nanoTime() - restartAt) / 1e9;
+
+      int exit = driver.waitFor(TRAIN_TIMEOUT);
+      assertEquals(0, exit, driver.output());
+      String output = driver.output();
+      java.util.regex.Matcher retried = java.util.regex.Pattern
+          .compile("succeeded at attempt (\\d+), ([0-9.]+) s after the first failure").matcher(output);
+      assertTrue(retried.find(), "no checkpoint write was retried through the outage:\n" + output);
+      List<Long> steps = store(run).list().stream().map(CheckpointStore.Checkpoint::step).toList();
+      System.out.printf("datanode-restart: DataNode stopped after checkpoint step %d; 2nd failed write %.1f s later;"
+          + " DataNode back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
+          + " checkpoints %s, no step lost%n", before, waitedSeconds, restartSeconds, retried.group(1), retried.group(2), steps);
+      assertEquals(List.of(4L, 8L, 12L, 16L), steps, "a checkpoint is missing");
+      assertFinalModelUsable(run, 16);
+      assertStepsIncrease(run);
+    } finally {
+      if (!cluster.running("datanode")) {
+        cluster.daemon("start", "datanode");
+      }
+      if (driver.process.isAlive()) {
+        driver.kill();
+      }
+    }
+  }
+
+  @Test
+  void hdfsQuotaWithoutRoomIsAClearErrorWithinSecondsOfTheStart() throws Exception {
+    String run = copyOfPrepared("out-of-space");
+    Path folder = new Path(run);
+    DistributedFileSystem dfs = (DistributedFileSystem) hdfs;
+    // room for 1 MB more than the prepared data: less than one HDFS block, which a write reserves
+    long quota = dfs.getContentSummary(folder).getSpaceConsumed() + (1 << 20);
+    dfs.setQuota(folder, HdfsConstants.QUOTA_DONT_SET, quota);
+    try {
+      long start = System.nanoTime();
+      ScriptRun result = cluster.sparknmt(Map.of(), trainArgs(run, 16, 4));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      String error = result.output().lines().filter(line -> line.startsWith("sparknmt train: ")).findFirst().orElse("");
+      System.out.printf("out-of-space: exit %d after %.1f s (driver start included): %s%n", result.exitCode(), seconds, error);
+      assertEquals(1, result.exitCode(), result.output());
+      assertTrue(error.contains("out of space") && error.contains(run + "/checkpoints") && error.contains("quota"),
+          "the error does not say out of space, where, and why:\n" + result.output());
+      assertTrue(seconds < 120, "took " + seconds + " s");
+      assertFalse(result.output().contains("Progress: step"), "it trained before failing:\n" + result.output());
+      assertEquals(List.of(), store(run).list());
+    } finally {
+      dfs.setQuota(folder, HdfsConstants.QUOTA_DONT_SET, HdfsConstants.QUOTA_RESET);
+    }
+  }
+
+  /**
+   * The pipeline on the cluster: train with 2 executors (checkpoints on hdfs://), then translate and
+   * evaluate as spark-submit applications reading and writing hdfs://.
+   */
+  @Test
+  void trainTranslateEvaluateEndToEndOnTheCluster() throws Exception {
+    String run = copyOfPrepared("end-to-end");
+    List<String> sources = firstLines("valid.en.gz", 40);
+    String src = writeLines(run + "/input/valid40.en", sources);
+    String ref = writeLines(run + "/input/valid40.de", firstLines("valid.de.gz", 40));
+    String hyp = run + "/translations/valid40.de";
+    long start = System.nanoTime();
+
+    ScriptRun train = cluster.sparknmt(Map.of(), trainArgs(run, 8, 4)).assertSucceeded();
+    double trainSeconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(train.output().contains("2 workers x 2 batches"), train.output());
+    assertEquals(List.of(4L, 8L), store(run).list().stream().map(CheckpointStore.Checkpoint::step).toList());
+    assertTrue(hdfs.exists(new Path(run, "metrics/train.jsonl")));
+
+    cluster.sparknmt(Map.of(), "translate", "--master", cluster.masterUrl(), "--run", run, "--checkpoint", "latest",
+        "--input", src, "--output", hyp, "--beam", "2").assertSucceeded();
+    double translateSeconds = (System.nanoTime() - start) / 1e9 - trainSeconds;
+    List<String> translations = readLines(hyp);
+    assertEquals(sources.size(), translations.size(), "translation lines");
+    assertTrue(translations.stream().anyMatch(line -> !line.isBlank()), "every translation is empty");
+
+    ScriptRun evaluate = cluster.sparknmt(Map.of(), "evaluate", "--master", cluster.masterUrl(), "--hyp", hyp,
+        "--ref", ref, "--json").assertSucceeded();
+    double evaluateSeconds = (System.nanoTime() - start) / 1e9 - trainSeconds - translateSeconds;
+    String json = evaluate.output().lines().filter(line -> line.startsWith("{") && line.contains("\"bleu\""))
+        .findFirst().orElseThrow(() -> new AssertionError("no BLEU JSON line:\n" + evaluate.output()));
+    var scores = new ObjectMapper().readTree(json);
+    assertTrue(scores.get("bleu").isNumber() && scores.get("bleu").asDouble() >= 0, json);
+    assertTrue(scores.get("chrf").isNumber() && scores.get("chrf").asDouble() > 0, json);
+    System.out.printf("end-to-end: train 8 steps on 2 executors %.0f s, translate %d lines %.0f s, evaluate %.0f s:"
+        + " BLEU %.2f chrF %.2f%n", trainSeconds, translations.size(), translateSeconds, evaluateSeconds,
+        scores.get("bleu").asDouble(), scores.get("chrf").asDouble());
+  }
+
+  private static List<String> firstLines(String sampleFile, int count) throws IOException {
+    try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(cluster.root.resolve("data/sample").resolve(sampleFile)))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(count).toList();
+    }
+  }
+
+  private static String writeLines(String uri, List<String> lines) throws IOException {
+    try (var out = hdfs.create(new Path(uri), false)) {
+      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    return uri;
+  }
+
+  private static List<String> readLines(String uri) throws IOException {
+    try (InputStream in = hdfs.open(new Path(uri))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+  }
+
+  /** Waits (at most TRAIN_TIMEOUT) until the driver's output contains {@code text}; fails if the driver ends first. */
+  private static void waitForOutput(Driver driver, String text) throws Exception {
+    long deadline = System.nanoTime() + TRAIN_TIMEOUT.toNanos();
+    while (!driver.output().contains(text)) {
+      if (!driver.process.isAlive()) {
+        throw new AssertionError("the driver ended before printing '" + text + "':\n" + driver.output());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no '" + text + "' in " + TRAIN_TIMEOUT + ":\n" + driver.output());
+      }
+      Thread.sleep(200);
+    }
   }
 
   private static String[] trainArgs(String run, long maxSteps, long checkpointEvery) {

@@ -135,7 +135,7 @@ class TrainJobTest {
   private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
     TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
     return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, LrSchedule.Kind.INVERSE_SQRT,
-        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1);
+        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0);
   }
 
   private static String copyOfPrepared(String name) throws IOException {
