@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes BENCHMARKS.md from the KEY=VALUE lines that scripts/bench collected (scripts/lib/bench-env's
-bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: the "## Optimizations" section of PREVIOUS
-(the BENCHMARKS.md being replaced) is carried over verbatim, so hand-written rows survive a rerun."""
+bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: everything from the "## Optimizations"
+heading of PREVIOUS (the BENCHMARKS.md being replaced) to its end is carried over verbatim, so the
+hand-written record of optimizations, observations and the reference run survive a rerun."""
 import re, sys
 
 results, out = sys.argv[1], sys.argv[2]
