@@ -86,8 +86,7 @@ public final class CheckpointStore {
     try {
       return write(name, target, state, model);
     } catch (IOException e) {
-      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "writing checkpoint " + target
-          + " failed: " + StorageFailures.describe(e), e);
+      throw StorageFailures.failure("writing checkpoint " + target + " failed", e);
     }
   }
 
@@ -134,8 +133,7 @@ public final class CheckpointStore {
       fs.mkdirs(root);
       write(probe, out -> out.write(1));
     } catch (IOException e) {
-      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "cannot write checkpoints to "
-          + root + ": " + StorageFailures.describe(e), e);
+      throw StorageFailures.failure("cannot write checkpoints to " + root, e);
     } finally {
       try {
         fs.delete(probe, false);

@@ -52,6 +52,14 @@ public final class StorageFailures {
   }
 
   /**
+   * {@code e} as an error that says what failed and why in one line, starting "out of space: " when
+   * that is the cause, so that every storage failure of a run reads the same way.
+   */
+  public static IOException failure(String what, IOException e) {
+    return new IOException((isOutOfSpace(e) ? "out of space: " : "") + what + ": " + describe(e), e);
+  }
+
+  /**
    * The first line of the message of {@code e}'s innermost cause that has one (Hadoop's remote
    * exceptions carry the server's stack trace in later lines).
    */

@@ -67,8 +67,7 @@ public final class MetricsLog {
     try {
       rewrite();
     } catch (IOException e) {
-      throw new IOException((StorageFailures.isOutOfSpace(e) ? "out of space: " : "") + "writing metrics " + file
-          + " failed: " + StorageFailures.describe(e), e);
+      throw StorageFailures.failure("writing metrics " + file + " failed", e);
     }
   }
 
