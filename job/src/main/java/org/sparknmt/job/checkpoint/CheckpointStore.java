@@ -110,13 +110,7 @@ public final class CheckpointStore {
   private String write(Path file, ModelWriter content) throws IOException {
     MessageDigest digest = sha256();
     OutputStream out = new DigestOutputStream(fs.create(file, false), digest);
-    try {
-      content.write(out);
-    } catch (IOException | RuntimeException e) {
-      StorageFailures.closeAfterFailure(out, e);
-      throw e;
-    }
-    out.close();
+    StorageFailures.writeAndClose(out, content::write);
     return HexFormat.of().formatHex(digest.digest());
   }
 

@@ -1,7 +1,7 @@
 package org.sparknmt.job.checkpoint;
 
-import java.io.Closeable;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import org.apache.hadoop.fs.ClusterStorageCapacityExceededException;
 import org.apache.hadoop.security.AccessControlException;
@@ -77,20 +77,32 @@ public final class StorageFailures {
     return line.isEmpty() ? e.getClass().getName() : line;
   }
 
+  /** Writes the content of a file to its stream. */
+  @FunctionalInterface
+  public interface StreamWriter {
+    void write(OutputStream out) throws IOException;
+  }
+
   /**
-   * Closes {@code stream} after {@code primary} ended the writing, keeping {@code primary} the
-   * error. HDFS output streams rethrow the very exception that broke them from {@code close()}, so a
-   * plain try-with-resources would call {@code primary.addSuppressed(primary)} and replace the real
-   * error with "Self-suppression not permitted".
+   * Writes {@code content} to {@code stream} and closes it; when the writing fails, the stream is
+   * still closed and the error that ended the writing is the one thrown. HDFS output streams rethrow
+   * the very exception that broke them from {@code close()}, so a plain try-with-resources would call
+   * {@code primary.addSuppressed(primary)} and replace the real error with "Self-suppression not permitted".
    */
-  public static void closeAfterFailure(Closeable stream, Throwable primary) {
+  public static void writeAndClose(OutputStream stream, StreamWriter content) throws IOException {
     try {
-      stream.close();
-    } catch (IOException | RuntimeException e) {
-      if (e != primary) {
-        primary.addSuppressed(e);
+      content.write(stream);
+    } catch (IOException | RuntimeException primary) {
+      try {
+        stream.close();
+      } catch (IOException | RuntimeException e) {
+        if (e != primary) {
+          primary.addSuppressed(e);
+        }
       }
+      throw primary;
     }
+    stream.close();
   }
 
   /**

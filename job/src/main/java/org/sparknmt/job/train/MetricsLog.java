@@ -74,16 +74,11 @@ public final class MetricsLog {
   private void rewrite() throws IOException {
     Path temporary = new Path(file.getParent(), "." + file.getName() + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(file.getParent());
-    OutputStream out = fs.create(temporary, true);
-    try {
+    StorageFailures.writeAndClose(fs.create(temporary, true), out -> {
       for (String line : lines) {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       }
-    } catch (IOException | RuntimeException e) {
-      StorageFailures.closeAfterFailure(out, e);
-      throw e;
-    }
-    out.close();
+    });
     fs.delete(file, false);
     if (!fs.rename(temporary, file)) {
       throw new IOException("could not rename " + temporary + " to " + file);

@@ -81,14 +81,7 @@ class StorageFailuresTest {
         throw broken;
       }
     };
-    IOException thrown = assertThrows(IOException.class, () -> {
-      try {
-        stream.write(1);
-      } catch (IOException e) {
-        StorageFailures.closeAfterFailure(stream, e);
-        throw e;
-      }
-    });
+    IOException thrown = assertThrows(IOException.class, () -> StorageFailures.writeAndClose(stream, out -> out.write(1)));
     assertSame(broken, thrown);
     assertEquals(0, thrown.getSuppressed().length);
   }
