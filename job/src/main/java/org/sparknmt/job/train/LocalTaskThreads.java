@@ -1,6 +1,6 @@
 package org.sparknmt.job.train;
 
-import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.SparkContext;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -31,7 +31,7 @@ final class LocalTaskThreads implements AutoCloseable {
    * Shares ND4J's threads among {@code concurrentTasks} tasks until closed, when {@code sc} runs its
    * tasks in this JVM and more than one of them at a time; otherwise changes nothing.
    */
-  static LocalTaskThreads share(JavaSparkContext sc, int concurrentTasks) {
+  static LocalTaskThreads share(SparkContext sc, int concurrentTasks) {
     int tasks = Math.min(concurrentTasks, sc.defaultParallelism());
     boolean shared = sc.isLocal() && tasks > 1;
     return new LocalTaskThreads(shared ? perTask(Nd4j.getEnvironment().maxMasterThreads(), tasks) : 0);

@@ -30,7 +30,8 @@ public final class TokenBatchTrainingMaster extends ParameterAveragingTrainingMa
   /**
    * One averaging round: every partition of {@code round} (slot-ordered batches of one worker) is
    * fitted by a worker that starts from the current parameters; the results are averaged into
-   * {@code graph}.
+   * {@code graph}. In local mode the concurrent workers share ND4J's threads while they run
+   * ({@link LocalTaskThreads}).
    *
    * @param dropoutSeed base of the per-batch dropout seeds of this round
    * @param startStep the global step before this round
@@ -39,6 +40,8 @@ public final class TokenBatchTrainingMaster extends ParameterAveragingTrainingMa
       long startStep, int roundNumber, int roundsInEpoch) {
     JavaRDD<ParameterAveragingTrainingResult> results =
         round.mapPartitions(new FitBatchesAsGiven(getWorkerInstance(graph), dropoutSeed, startStep, timings));
-    processResults(null, graph, results, roundNumber, roundsInEpoch);
+    try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
+      processResults(null, graph, results, roundNumber, roundsInEpoch);
+    }
   }
 }

@@ -213,9 +213,7 @@ public final class TrainJob {
             .mapToPair(indexed -> new Tuple2<>(slots.get(indexed._1()), indexed._2()))
             .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
         long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
-        try (LocalTaskThreads shared = LocalTaskThreads.share(sc, workers)) {
-          master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
-        }
+        master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
 
         long steps = Math.min(config.averagingFrequency(), slots.size());
         long step = state.step() + steps;

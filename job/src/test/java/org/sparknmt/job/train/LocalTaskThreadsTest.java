@@ -24,7 +24,7 @@ class LocalTaskThreadsTest {
 
   @Test
   void twoLocalTasksGetHalfTheThreadsEachUntilTheRoundEnds() {
-    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc(), 2)) {
+    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 2)) {
       assertEquals(threads / 2, shared.perTask());
       assertEquals(threads / 2, Nd4j.getEnvironment().maxMasterThreads());
       assertEquals(threads / 2, Nd4j.factory().blas().getMaxThreads());
@@ -35,14 +35,14 @@ class LocalTaskThreadsTest {
 
   @Test
   void moreWorkersThanTaskSlotsShareAmongTheSlots() {
-    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc(), 8)) {
+    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 8)) {
       assertEquals(threads / 2, shared.perTask(), "local[2] runs 2 of the 8 workers' tasks at a time");
     }
   }
 
   @Test
   void oneTaskKeepsEveryThread() {
-    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc(), 1)) {
+    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 1)) {
       assertEquals(0, shared.perTask());
       assertEquals(threads, Nd4j.getEnvironment().maxMasterThreads());
     }
