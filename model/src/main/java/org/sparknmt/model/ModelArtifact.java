@@ -6,6 +6,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -18,11 +21,20 @@ import org.sparknmt.model.dl4j.TransformerLayer;
  * it was trained with, and DL4J's graph (configuration, parameters and updater state). A zip with
  * two entries, {@value #METADATA} and {@value #GRAPH}, written to and read from streams so that any
  * Hadoop file system can hold it.
+ *
+ * <p>A model file is code-equivalent input: DL4J's {@link ModelSerializer} reads some entries
+ * (a {@code preprocessor.bin}, a normalizer) with Java deserialization, which can run code of any
+ * class on the classpath. So {@link #read} takes only the entries this class writes, by name, and
+ * hands DL4J a graph zip rebuilt from those entries alone; anything else is refused before DL4J
+ * sees a byte.
  */
 public final class ModelArtifact {
   public static final String METADATA = "sparknmt-model.json";
   public static final String GRAPH = "graph.zip";
   public static final int FORMAT = 1;
+  /** The entries {@link ModelSerializer#writeModel} writes for a graph with its updater: nothing it deserializes as objects. */
+  static final List<String> GRAPH_ENTRIES = List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN,
+      ModelSerializer.UPDATER_BIN);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the artifact says about its model. */
@@ -36,14 +48,10 @@ public final class ModelArtifact {
         graph.numParams());
     ByteArrayOutputStream graphBytes = new ByteArrayOutputStream();
     ModelSerializer.writeModel(graph, graphBytes, true);
-    ZipOutputStream zip = new ZipOutputStream(out);
-    zip.putNextEntry(new ZipEntry(METADATA));
-    zip.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(metadata));
-    zip.closeEntry();
-    zip.putNextEntry(new ZipEntry(GRAPH));
-    graphBytes.writeTo(zip);
-    zip.closeEntry();
-    zip.finish();
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    entries.put(METADATA, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(metadata));
+    entries.put(GRAPH, graphBytes.toByteArray());
+    writeZip(entries, out);
   }
 
   /** A model and what its artifact says about it. */
@@ -56,20 +64,12 @@ public final class ModelArtifact {
    * @throws IllegalArgumentException when the artifact is not a sparknmt model or its vocabulary hash differs
    */
   public static Loaded read(InputStream in, String expectedVocabularyHash, String source) throws IOException {
-    Metadata metadata = null;
-    byte[] graphBytes = null;
-    ZipInputStream zip = new ZipInputStream(in);
-    for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
-      if (e.getName().equals(METADATA)) {
-        metadata = JSON.readValue(zip.readAllBytes(), Metadata.class);
-      } else if (e.getName().equals(GRAPH)) {
-        graphBytes = zip.readAllBytes();
-      }
-    }
-    if (metadata == null || graphBytes == null) {
+    Map<String, byte[]> outer = entries(in, List.of(METADATA, GRAPH), source);
+    if (!outer.keySet().containsAll(List.of(METADATA, GRAPH))) {
       throw new IllegalArgumentException(source + ": not a sparknmt model artifact (needs entries " + METADATA
           + " and " + GRAPH + ")");
     }
+    Metadata metadata = JSON.readValue(outer.get(METADATA), Metadata.class);
     if (metadata.format() != FORMAT) {
       throw new IllegalArgumentException(source + ": artifact format " + metadata.format() + ", this build reads "
           + FORMAT);
@@ -78,7 +78,52 @@ public final class ModelArtifact {
       throw new IllegalArgumentException(source + ": the model was trained with vocabulary " + metadata.vocabularyHash()
           + ", but the vocabulary given has hash " + expectedVocabularyHash + "; use the run's own vocabulary");
     }
-    ComputationGraph graph = ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(graphBytes), true);
+    Map<String, byte[]> graphEntries = entries(new ByteArrayInputStream(outer.get(GRAPH)), GRAPH_ENTRIES,
+        source + "!" + GRAPH);
+    for (String required : List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN)) {
+      if (!graphEntries.containsKey(required)) {
+        throw new IllegalArgumentException(source + ": " + GRAPH + " has no " + required);
+      }
+    }
+    ComputationGraph graph = ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(zip(graphEntries)), true);
     return new Loaded(metadata, graph);
+  }
+
+  /**
+   * The entries of a zip, each of which must be one of {@code allowed} and appear once. DL4J reads a
+   * zip through its central directory, this through its local headers, which a crafted file can make
+   * disagree; so what DL4J gets is never the original file but a zip rebuilt from these entries.
+   */
+  private static Map<String, byte[]> entries(InputStream in, List<String> allowed, String source) throws IOException {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    ZipInputStream zip = new ZipInputStream(in);
+    for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+      if (!allowed.contains(e.getName())) {
+        throw new IllegalArgumentException(source + ": refusing entry '" + e.getName()
+            + "': a model file is code-equivalent input and this build reads only " + String.join(", ", allowed)
+            + " from it; use checkpoints written by sparknmt from a trusted source");
+      }
+      if (entries.put(e.getName(), zip.readAllBytes()) != null) {
+        throw new IllegalArgumentException(source + ": entry '" + e.getName() + "' appears twice");
+      }
+    }
+    return entries;
+  }
+
+  private static byte[] zip(Map<String, byte[]> entries) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    writeZip(entries, bytes);
+    return bytes.toByteArray();
+  }
+
+  /** Writes a zip of {@code entries} to {@code out}, leaving {@code out} open. */
+  private static void writeZip(Map<String, byte[]> entries, OutputStream out) throws IOException {
+    ZipOutputStream zip = new ZipOutputStream(out);
+    for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+      zip.putNextEntry(new ZipEntry(e.getKey()));
+      zip.write(e.getValue());
+      zip.closeEntry();
+    }
+    zip.finish();
   }
 }

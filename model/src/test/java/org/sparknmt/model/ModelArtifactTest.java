@@ -7,13 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Random;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.MultiDataSet;
 
-/** Save and load keep configuration, parameters and updater state, and refuse another vocabulary. */
+/** Save and load keep configuration, parameters and updater state, and refuse another vocabulary or foreign entries. */
 class ModelArtifactTest {
   private static final TransformerConfig CONFIG =
       new TransformerConfig(16, 2, 32, 1, 32, 0.0, 0.0, 0.1, false, true, true);
@@ -64,5 +73,70 @@ class ModelArtifactTest {
     long decoderLayer = 2 * attention + ffn + 3 * norm;
     long expected = 2L * v * d + 2L * 32 * d + encoderLayer + decoderLayer + 2 * norm + ((long) d * v + v);
     assertEquals(expected, TransformerFactory.create(CONFIG, v, 4).numParams());
+  }
+
+  /** A serialized object that shows whether anything deserialized it. */
+  static final class Tripwire implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private void readObject(ObjectInputStream in) {
+      throw new IllegalStateException("the tripwire was deserialized");
+    }
+  }
+
+  @Test
+  void aForeignEntryInTheGraphIsRefusedBeforeDl4jDeserializesIt() throws IOException {
+    ByteArrayOutputStream tripwire = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(tripwire)) {
+      out.writeObject(new Tripwire());
+    }
+    byte[] artifact = artifact();
+    Map<String, byte[]> outer = unzip(new ByteArrayInputStream(artifact));
+    Map<String, byte[]> graph = unzip(new ByteArrayInputStream(outer.get(ModelArtifact.GRAPH)));
+    assertEquals(ModelArtifact.GRAPH_ENTRIES, graph.keySet().stream().toList(), "what DL4J writes for our graph");
+    graph.put("preprocessor.bin", tripwire.toByteArray());
+    outer.put(ModelArtifact.GRAPH, zip(graph));
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ModelArtifact.read(new ByteArrayInputStream(zip(outer)), "vocab-abc", "run/model.zip"));
+    assertEquals("run/model.zip!graph.zip: refusing entry 'preprocessor.bin': a model file is code-equivalent input and "
+        + "this build reads only configuration.json, coefficients.bin, updaterState.bin from it; use checkpoints "
+        + "written by sparknmt from a trusted source", e.getMessage());
+  }
+
+  @Test
+  void aForeignEntryInTheArtifactIsRefused() throws IOException {
+    Map<String, byte[]> outer = unzip(new ByteArrayInputStream(artifact()));
+    outer.put("extra.bin", new byte[] {1});
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ModelArtifact.read(new ByteArrayInputStream(zip(outer)), "vocab-abc", "run/model.zip"));
+    assertTrue(e.getMessage().startsWith("run/model.zip: refusing entry 'extra.bin'"), e.getMessage());
+  }
+
+  private static byte[] artifact() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ModelArtifact.write(TransformerFactory.create(CONFIG, 12, 4), "vocab-abc", bytes);
+    return bytes.toByteArray();
+  }
+
+  private static Map<String, byte[]> unzip(InputStream in) throws IOException {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    ZipInputStream zip = new ZipInputStream(in);
+    for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+      entries.put(e.getName(), zip.readAllBytes());
+    }
+    return entries;
+  }
+
+  private static byte[] zip(Map<String, byte[]> entries) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+      for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+        zip.putNextEntry(new ZipEntry(e.getKey()));
+        zip.write(e.getValue());
+        zip.closeEntry();
+      }
+    }
+    return bytes.toByteArray();
   }
 }
