@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +13,14 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.job.checkpoint.FileReplacement;
 import org.sparknmt.job.checkpoint.StorageFailures;
 
 /**
  * {@code RUN/metrics/NAME.jsonl}: one JSON object a line, each with its {@code step}. Not every
  * Hadoop file system appends, so the lines are kept in memory and the file is rewritten (temporary
- * name, then rename) on {@link #flush()}. On resume, lines after the resumed step are dropped:
+ * name, then {@link FileReplacement}, so that a kill never leaves the run without it) on
+ * {@link #flush()}. On resume, lines after the resumed step are dropped:
  * they belong to the part of the run that the checkpoint does not hold.
  */
 public final class MetricsLog {
@@ -38,6 +39,7 @@ public final class MetricsLog {
   public static MetricsLog open(String runUri, String name, long resumedStep, Configuration hadoop) throws IOException {
     Path file = new Path(new Path(runUri, "metrics"), name + ".jsonl");
     MetricsLog log = new MetricsLog(file, file.getFileSystem(hadoop));
+    FileReplacement.recover(log.fs, file);
     if (log.fs.exists(file)) {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(log.fs.open(file), StandardCharsets.UTF_8))) {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -79,9 +81,6 @@ public final class MetricsLog {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       }
     });
-    fs.delete(file, false);
-    if (!fs.rename(temporary, file)) {
-      throw new IOException("could not rename " + temporary + " to " + file);
-    }
+    FileReplacement.replace(fs, temporary, file);
   }
 }
