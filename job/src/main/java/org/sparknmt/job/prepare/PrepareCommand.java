@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,8 +12,10 @@ import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.spark.CorpusInput;
 import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.run.RunLock;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -49,6 +52,7 @@ public final class PrepareCommand implements Callable<Integer> {
 
   @Mixin ConfigOptions configOptions;
   @Mixin SparkOptions spark;
+  @Mixin RunLockOption runLock;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** One of the two input forms. */
@@ -94,7 +98,8 @@ public final class PrepareCommand implements Callable<Integer> {
         allowMisaligned, force);
     LOG.info("prepare {} -> {}/data with {}", request.train(), run, data);
     long start = System.nanoTime();
-    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt prepare"))) {
+    SparkConf sparkConf = spark.sparkConf("sparknmt prepare");
+    try (RunLock lock = runLock.acquire(run, "prepare", sparkConf); JavaSparkContext sc = new JavaSparkContext(sparkConf)) {
       PrepareJob.Result result = PrepareJob.run(sc, request);
       double seconds = (System.nanoTime() - start) / 1e9;
       spec.commandLine().getOut().println(summary(result, seconds));

@@ -10,8 +10,11 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.job.cli.RunLockOption;
+import org.sparknmt.job.run.RunLock;
 import org.sparknmt.model.ModelArtifact;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,12 +32,20 @@ public final class AverageCommand implements Callable<Integer> {
   @Option(names = "--last", defaultValue = "5", paramLabel = "K", description = "How many of the newest checkpoints. Default: ${DEFAULT-VALUE}.")
   int last;
 
+  @Mixin RunLockOption runLock;
+
   @Override
   public Integer call() throws Exception {
     if (last < 1) {
       throw new IllegalArgumentException("--last must be at least 1, got " + last);
     }
-    CheckpointStore store = new CheckpointStore(run, new Configuration());
+    Configuration hadoop = new Configuration();
+    try (RunLock lock = runLock.acquire(run, "average", hadoop)) {
+      return averageInto(new CheckpointStore(run, hadoop));
+    }
+  }
+
+  private int averageInto(CheckpointStore store) throws java.io.IOException {
     List<CheckpointStore.Checkpoint> all = store.list();
     if (all.size() < last) {
       throw new IllegalArgumentException("--last " + last + ": " + store.root() + " holds only " + all.size()

@@ -1,12 +1,15 @@
 package org.sparknmt.job.train;
 
 import java.util.concurrent.Callable;
+import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.run.RunLock;
 import org.sparknmt.model.TransformerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,6 +25,7 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Mixin SparkOptions spark;
   @Mixin ConfigOptions configOptions;
+  @Mixin RunLockOption runLock;
 
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory prepared by `sparknmt prepare` (file://, hdfs://, ...).")
   String run;
@@ -35,7 +39,8 @@ public final class TrainCommand implements Callable<Integer> {
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     TrainConfig train = config.bind("train", TrainConfig.class);
     LOG.info("effective configuration:\n{}", config.render());
-    try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt train " + run))) {
+    SparkConf sparkConf = spark.sparkConf("sparknmt train " + run);
+    try (RunLock lock = runLock.acquire(run, "train", sparkConf); JavaSparkContext sc = new JavaSparkContext(sparkConf)) {
       TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume);
       System.out.printf("train: stopped at step %d (%s); train loss %.4f%s%n", result.step(), result.stopReason(),
           result.trainLoss(), result.lastValidation() == null ? ""
