@@ -72,7 +72,7 @@ public final class TinyRun {
     TrainingState state = new TrainingState(step, 0, 0, 1, 0.0, seed, data.vocabularySha256(), "", Map.of("valid_loss", validLoss),
         validLoss, 0, 0.0);
     CheckpointStore store = new CheckpointStore(run, hadoop);
-    store.save(name, state, out -> ModelArtifact.write(graph, data.vocabularySha256(), out));
+    store.save(name, state, out -> ModelArtifact.write(graph, data.vocabularySha256(), out), null);
     return store.resolve(name);
   }
 

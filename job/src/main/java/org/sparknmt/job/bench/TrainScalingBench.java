@@ -93,8 +93,8 @@ public final class TrainScalingBench {
       }
     }
     List<JsonNode> measured = rounds.subList(Math.min(1, rounds.size() - 1), rounds.size());
-    double wall = measured.get(measured.size() - 1).get("wall_s").asDouble()
-        - (rounds.size() > 1 ? rounds.get(0).get("wall_s").asDouble() : 0);
+    double wall = measured.get(measured.size() - 1).get("train_s").asDouble()
+        - (rounds.size() > 1 ? rounds.get(0).get("train_s").asDouble() : 0);
     double tokens = 0;
     double fit = 0;
     double data = 0;

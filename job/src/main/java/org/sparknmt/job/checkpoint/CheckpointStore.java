@@ -41,6 +41,8 @@ public final class CheckpointStore {
   public static final String MODEL = "model.zip";
   public static final String STATE = "state.json";
   public static final String CHECKSUMS = "checksums.json";
+  /** The outer optimizer's momentum (train.outer), present only when one is used. */
+  public static final String OUTER = "outer-momentum.bin";
   private static final Pattern NAME = Pattern.compile("step-(\\d{8,})");
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -72,30 +74,38 @@ public final class CheckpointStore {
     return String.format("step-%08d", step);
   }
 
-  /** Writes the checkpoint {@code step-NNNNNNNN} of {@code state.step()} atomically and returns its folder. */
-  public Path save(TrainingState state, ModelWriter model) throws IOException {
-    return save(name(state.step()), state, model);
+  /**
+   * Writes the checkpoint {@code step-NNNNNNNN} of {@code state.step()} atomically and returns its folder.
+   *
+   * @param outer writes the outer optimizer's state; null when there is none
+   */
+  public Path save(TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
+    return save(name(state.step()), state, model, outer);
   }
 
   /**
    * Writes a checkpoint folder {@code name} atomically. Only {@code step-N} folders take part in
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
-  public Path save(String name, TrainingState state, ModelWriter model) throws IOException {
+  public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
     Path target = new Path(root, name);
     try {
-      return write(name, target, state, model);
+      return write(name, target, state, model, outer);
     } catch (IOException e) {
       throw StorageFailures.failure("writing checkpoint " + target + " failed", e);
     }
   }
 
-  private Path write(String name, Path target, TrainingState state, ModelWriter model) throws IOException {
+  private Path write(String name, Path target, TrainingState state, ModelWriter model, ModelWriter outer)
+      throws IOException {
     Path temporary = new Path(root, "." + name + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(temporary);
     Map<String, String> checksums = new LinkedHashMap<>();
     checksums.put(MODEL, write(new Path(temporary, MODEL), model));
     checksums.put(STATE, write(new Path(temporary, STATE), out -> JSON.writeValue(out, state)));
+    if (outer != null) {
+      checksums.put(OUTER, write(new Path(temporary, OUTER), outer));
+    }
     write(new Path(temporary, CHECKSUMS), out -> JSON.writeValue(out, checksums));
     if (fs.exists(target)) {
       // a rerun that resumed from an earlier checkpoint reaches this step again: the new one replaces it
@@ -201,7 +211,8 @@ public final class CheckpointStore {
       try (InputStream in = fs.open(checksumFile)) {
         expected = JSON.readValue(in, new TypeReference<Map<String, String>>() {});
       }
-      for (String file : List.of(MODEL, STATE)) {
+      List<String> files = expected.containsKey(OUTER) ? List.of(MODEL, STATE, OUTER) : List.of(MODEL, STATE);
+      for (String file : files) {
         Path path = new Path(folder, file);
         if (!expected.containsKey(file)) {
           return Optional.of(CHECKSUMS + " has no entry for " + file);
@@ -230,6 +241,13 @@ public final class CheckpointStore {
   /** Opens {@code model.zip} of a verified checkpoint. */
   public InputStream openModel(Checkpoint checkpoint) throws IOException {
     return checkpoint.path().getFileSystem(hadoop).open(new Path(checkpoint.path(), MODEL));
+  }
+
+  /** Opens the outer optimizer's state of a verified checkpoint, if it has one. */
+  public Optional<InputStream> openOuter(Checkpoint checkpoint) throws IOException {
+    Path file = new Path(checkpoint.path(), OUTER);
+    FileSystem checkpointFs = file.getFileSystem(hadoop);
+    return checkpointFs.exists(file) ? Optional.of(checkpointFs.open(file)) : Optional.empty();
   }
 
   /**

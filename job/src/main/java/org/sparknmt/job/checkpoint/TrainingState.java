@@ -16,7 +16,7 @@ import java.util.Map;
  * @param config the effective configuration (HOCON)
  * @param metrics the latest measurements: train_loss, valid_loss, valid_accuracy, valid_bleu ...
  * @param bestValidLoss the best validation loss so far, and {@code validationsSinceBest} for early stopping
- * @param trainSeconds wall seconds of training so far, over all runs
+ * @param trainSeconds seconds of training rounds so far, over all runs (validation and checkpoints not counted)
  */
 public record TrainingState(
     long step,

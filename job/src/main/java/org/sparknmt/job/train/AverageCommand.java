@@ -62,7 +62,7 @@ public final class AverageCommand implements Callable<Integer> {
         state.learningRate(), state.seed(), state.vocabularySha256(), state.config(), metrics,
         state.bestValidLoss(), state.validationsSinceBest(), state.trainSeconds());
     String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
-    var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out));
+    var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out), null);
     System.out.printf("average: %s = mean of %s%n", path,
         String.join(", ", chosen.stream().map(c -> CheckpointStore.name(c.step())).toList()));
     return 0;

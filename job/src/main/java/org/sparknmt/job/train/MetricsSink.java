@@ -25,7 +25,7 @@ final class MetricsSink implements AutoCloseable {
     values.put("tokens_per_s", tokensPerSecond);
     values.put("fit_share", fitShare);
     values.put("data_share", dataShare);
-    values.put("wall_s", state.trainSeconds());
+    values.put("train_s", state.trainSeconds());
     train.add(state.step(), values);
   }
 
@@ -38,7 +38,7 @@ final class MetricsSink implements AutoCloseable {
     if (!Double.isNaN(result.bleu())) {
       values.put("bleu", result.bleu());
     }
-    values.put("wall_s", state.trainSeconds());
+    values.put("train_s", state.trainSeconds());
     valid.add(step, values);
   }
 

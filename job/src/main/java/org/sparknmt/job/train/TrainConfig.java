@@ -10,6 +10,8 @@ package org.sparknmt.job.train;
  * @param storageLevel Spark storage level of the cached training batches, e.g. MEMORY_ONLY_SER, DISK_ONLY
  * @param maxEpochs stop after this many passes over the training shards
  * @param maxSteps stop after this many global steps (0 = no limit)
+ * @param maxMinutes stop after this many minutes of training, over all runs of the same RUN (0 = no limit);
+ *     validation and checkpoint time do not count, as with fairseq's {@code --stop-time-hours}
  * @param lrSchedule noam (paper Eq. 3, lr = its factor), inverse-sqrt (lr = the peak) or constant
  * @param lr the schedule's factor or peak
  * @param warmupSteps the schedule's warm-up
@@ -22,6 +24,7 @@ package org.sparknmt.job.train;
  * @param progressSeconds seconds between two progress lines
  * @param checkpointRetrySeconds how long a failing checkpoint write (a DataNode or NameNode restarting) is
  *     retried before the run fails; out of space and permission errors fail at once
+ * @param outer the outer optimizer applied to each round's average ({@link OuterConfig})
  */
 public record TrainConfig(
     long seed,
@@ -31,6 +34,7 @@ public record TrainConfig(
     String storageLevel,
     int maxEpochs,
     long maxSteps,
+    double maxMinutes,
     LrSchedule.Kind lrSchedule,
     double lr,
     int warmupSteps,
@@ -41,7 +45,8 @@ public record TrainConfig(
     int patience,
     int validBleuSentences,
     double progressSeconds,
-    double checkpointRetrySeconds) {
+    double checkpointRetrySeconds,
+    OuterConfig outer) {
 
   public TrainConfig {
     nonNegative("workers", workers);
@@ -54,6 +59,9 @@ public record TrainConfig(
     nonNegative("validate_every_steps", validateEverySteps);
     nonNegative("patience", patience);
     nonNegative("valid_bleu_sentences", validBleuSentences);
+    if (!(maxMinutes >= 0)) {
+      throw new IllegalArgumentException("max_minutes must be 0 (no limit) or positive, got " + maxMinutes);
+    }
     if (!(lr > 0)) {
       throw new IllegalArgumentException("lr must be positive, got " + lr);
     }
@@ -78,8 +86,22 @@ public record TrainConfig(
   /** The same configuration with {@code checkpoint_every_steps} replaced. */
   public TrainConfig withCheckpointEvery(long steps) {
     return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience, validBleuSentences,
-        progressSeconds, checkpointRetrySeconds);
+        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience,
+        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
+  }
+
+  /** The same configuration with {@code max_minutes} replaced. */
+  public TrainConfig withMaxMinutes(double minutes) {
+    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
+        minutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
+        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
+  }
+
+  /** The same configuration with the {@code outer} section replaced. */
+  public TrainConfig withOuter(OuterConfig replacement) {
+    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
+        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
+        validBleuSentences, progressSeconds, checkpointRetrySeconds, replacement);
   }
 
   private static void positive(String key, long value) {

@@ -1,8 +1,11 @@
 package org.sparknmt.job.train;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +22,8 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
 import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Adam;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +103,8 @@ public final class TrainJob {
     int batches = Math.toIntExact(train.count());
     int workers = config.workers() > 0 ? config.workers() : sc.defaultParallelism();
     WorkerTimings timings = new WorkerTimings(sc);
+    BlockMomentum outer = config.outer().plainAveraging() ? null
+        : new BlockMomentum(config.outer(), resumeFrom.isPresent() ? restoreOuter(store, resumeFrom.get()) : null);
     TokenBatchTrainingMaster master = new TokenBatchTrainingMaster(
         new ParameterAveragingTrainingMaster.Builder(1)
             .workerPrefetchNumBatches(0)
@@ -105,15 +112,15 @@ public final class TrainJob {
             .batchSizePerWorker(1)
             .saveUpdater(config.averageUpdaterState())
             .rngSeed(config.seed()),
-        timings);
+        timings, outer);
     SparkComputationGraph sparkNet = new SparkComputationGraph(sc, graph, master);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new Loop(store, sparkNet, train, valid, batches, workers, master, progress, metrics, data.vocabulary(),
-          resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
+      return new Loop(store, sparkNet, train, valid, batches, workers, master, outer, progress, metrics,
+          data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);
     }
@@ -160,6 +167,28 @@ public final class TrainJob {
     }
   }
 
+  /**
+   * The outer optimizer's momentum saved with {@code checkpoint}; null (a zero momentum) when the
+   * checkpoint has none, i.e. it was written with plain averaging.
+   */
+  private static INDArray restoreOuter(CheckpointStore store, CheckpointStore.Checkpoint checkpoint)
+      throws IOException {
+    Optional<InputStream> saved = store.openOuter(checkpoint);
+    if (saved.isEmpty()) {
+      LOG.info("{} has no outer optimizer state: the outer momentum starts at zero", checkpoint.path());
+      return null;
+    }
+    try (DataInputStream in = new DataInputStream(saved.get())) {
+      return Nd4j.read(in);
+    }
+  }
+
+  private static void writeArray(INDArray array, OutputStream out) throws IOException {
+    DataOutputStream data = new DataOutputStream(out);
+    Nd4j.write(array, data);
+    data.flush();
+  }
+
   /** The training loop over epochs and rounds, with validation, checkpoints and early stopping. */
   private final class Loop {
     private final CheckpointStore store;
@@ -169,6 +198,7 @@ public final class TrainJob {
     private final int batches;
     private final int workers;
     private final TokenBatchTrainingMaster master;
+    private final BlockMomentum outer;
     private final Progress progress;
     private final MetricsSink metrics;
     private final LrSchedule schedule;
@@ -177,8 +207,8 @@ public final class TrainJob {
     private String lastCheckpoint;
 
     Loop(CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
-        int batches, int workers, TokenBatchTrainingMaster master, Progress progress, MetricsSink metrics,
-        BpeModel vocabulary, String resumedFrom) {
+        int batches, int workers, TokenBatchTrainingMaster master, BlockMomentum outer, Progress progress,
+        MetricsSink metrics, BpeModel vocabulary, String resumedFrom) {
       this.store = store;
       this.sparkNet = sparkNet;
       this.train = train;
@@ -186,6 +216,7 @@ public final class TrainJob {
       this.batches = batches;
       this.workers = workers;
       this.master = master;
+      this.outer = outer;
       this.progress = progress;
       this.metrics = metrics;
       this.schedule = LrSchedule.of(config.lrSchedule(), modelConfig.dModel(), config.warmupSteps(), config.lr());
@@ -196,7 +227,6 @@ public final class TrainJob {
     Result run(TrainingState start) throws IOException {
       TrainingState state = start;
       Validation.Result lastValidation = null;
-      long trainStart = System.nanoTime();
       while (true) {
         String stop = stopReason(state);
         if (stop != null) {
@@ -213,12 +243,13 @@ public final class TrainJob {
             .mapToPair(indexed -> new Tuple2<>(slots.get(indexed._1()), indexed._2()))
             .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
         long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
+        long roundStart = System.nanoTime();
         master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
+        double seconds = state.trainSeconds() + (System.nanoTime() - roundStart) / 1e9;
 
         long steps = Math.min(config.averagingFrequency(), slots.size());
         long step = state.step() + steps;
         boolean epochEnds = round + 1 == plan.rounds();
-        double seconds = start.trainSeconds() + (System.nanoTime() - trainStart) / 1e9;
         Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
         measured.put("train_loss", sparkNet.getScore());
         state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
@@ -227,7 +258,7 @@ public final class TrainJob {
         progress.afterRound(state, sparkNet.getScore(), metrics);
 
         boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
-            || config.maxSteps() > 0 && step >= config.maxSteps();
+            || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);
         if (validate && !valid.isEmpty()) {
           lastValidation = Validation.of(sparkNet.getNetwork(), valid);
           if (config.validBleuSentences() > 0) {
@@ -250,11 +281,19 @@ public final class TrainJob {
       if (config.maxSteps() > 0 && state.step() >= config.maxSteps()) {
         return "max_steps " + config.maxSteps() + " reached";
       }
+      if (outOfTime(state)) {
+        return String.format("max_minutes %s reached (%.1f minutes of training)", config.maxMinutes(),
+            state.trainSeconds() / 60);
+      }
       if (config.patience() > 0 && state.validationsSinceBest() >= config.patience()) {
         return "no better validation loss in " + config.patience() + " validations (best "
             + String.format("%.4f", state.bestValidLoss()) + ")";
       }
       return null;
+    }
+
+    private boolean outOfTime(TrainingState state) {
+      return config.maxMinutes() > 0 && state.trainSeconds() >= config.maxMinutes() * 60;
     }
 
     private TrainingState withValidation(TrainingState state, Validation.Result validation) {
@@ -291,7 +330,9 @@ public final class TrainJob {
         path = StorageFailures.retrying("checkpoint " + target,
             Duration.ofMillis(Math.round(config.checkpointRetrySeconds() * 1000)), LOG, () -> {
               org.apache.hadoop.fs.Path written =
-                  store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out));
+                  store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out),
+                      outer == null || outer.velocity() == null ? null
+                          : out -> writeArray(outer.velocity(), out));
               store.prune(config.keepLast());
               metrics.flush();
               return written;

@@ -34,14 +34,14 @@ class CheckpointStoreQuotaTest {
     Configuration conf = new Configuration();
     conf.setInt("dfs.replication", 1);
     CheckpointStore store = new CheckpointStore(run, conf);
-    store.save(state(10), model("ten"));
+    store.save(state(10), model("ten"), null);
     DistributedFileSystem dfs = (DistributedFileSystem) HDFS.hdfs().cluster().getFileSystem();
     Path folder = new Path("/quota-run");
     // 1 MB of room: less than the one block (128 MB) a new file reserves
     dfs.setQuota(folder, HdfsConstants.QUOTA_DONT_SET, dfs.getContentSummary(folder).getSpaceConsumed() + (1 << 20));
     try {
       long start = System.nanoTime();
-      IOException save = assertThrows(IOException.class, () -> store.save(state(20), model("twenty")));
+      IOException save = assertThrows(IOException.class, () -> store.save(state(20), model("twenty"), null));
       IOException probe = assertThrows(IOException.class, () -> store.checkWritable(0));
       double seconds = (System.nanoTime() - start) / 1e9;
 
@@ -57,7 +57,7 @@ class CheckpointStoreQuotaTest {
       dfs.setQuota(folder, HdfsConstants.QUOTA_DONT_SET, HdfsConstants.QUOTA_RESET);
     }
     store.checkWritable(0);
-    store.save(state(20), model("twenty"));
+    store.save(state(20), model("twenty"), null);
     store.prune(5);
     assertEquals(List.of(10L, 20L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
   }

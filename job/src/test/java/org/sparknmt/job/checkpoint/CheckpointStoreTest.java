@@ -34,8 +34,8 @@ class CheckpointStoreTest {
   @Test
   void savedCheckpointsAreListedInStepOrderWithState() throws IOException {
     CheckpointStore store = store();
-    store.save(state(20, 2.0), model("b"));
-    store.save(state(10, 3.0), model("a"));
+    store.save(state(20, 2.0), model("b"), null);
+    store.save(state(10, 3.0), model("a"), null);
     List<CheckpointStore.Checkpoint> all = store.list();
     assertEquals(List.of(10L, 20L), all.stream().map(CheckpointStore.Checkpoint::step).toList());
     assertEquals(2.0, all.get(1).state().metrics().get("valid_loss"));
@@ -46,7 +46,7 @@ class CheckpointStoreTest {
   @Test
   void temporaryFoldersOfInterruptedWritesAreIgnored() throws IOException {
     CheckpointStore store = store();
-    store.save(state(10, null), model("a"));
+    store.save(state(10, null), model("a"), null);
     Path partial = Files.createDirectories(dir.resolve("checkpoints/.step-00000020.tmp-123"));
     Files.writeString(partial.resolve(CheckpointStore.MODEL), "half");
     assertEquals(10, store.latest().orElseThrow().step());
@@ -55,9 +55,9 @@ class CheckpointStoreTest {
   @Test
   void aFolderWithoutChecksumsOrWithDamagedFilesIsSkipped() throws IOException {
     CheckpointStore store = store();
-    store.save(state(10, null), model("a"));
-    store.save(state(20, null), model("b"));
-    store.save(state(30, null), model("c"));
+    store.save(state(10, null), model("a"), null);
+    store.save(state(20, null), model("b"), null);
+    store.save(state(30, null), model("c"), null);
     Files.delete(dir.resolve("checkpoints/step-00000030/" + CheckpointStore.CHECKSUMS));
     Files.writeString(dir.resolve("checkpoints/step-00000020/" + CheckpointStore.MODEL), "B");
     assertEquals(List.of(10L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
@@ -70,11 +70,11 @@ class CheckpointStoreTest {
   @Test
   void pruneKeepsTheLastKAndTheBest() throws IOException {
     CheckpointStore store = store();
-    store.save(state(10, 5.0), model("a"));
-    store.save(state(20, 1.0), model("b"));
-    store.save(state(30, 4.0), model("c"));
-    store.save(state(40, 3.0), model("d"));
-    store.save(state(50, 2.0), model("e"));
+    store.save(state(10, 5.0), model("a"), null);
+    store.save(state(20, 1.0), model("b"), null);
+    store.save(state(30, 4.0), model("c"), null);
+    store.save(state(40, 3.0), model("d"), null);
+    store.save(state(50, 2.0), model("e"), null);
     store.prune(2);
     assertEquals(List.of(20L, 40L, 50L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
     assertEquals(20, store.best().orElseThrow().step());
@@ -84,21 +84,21 @@ class CheckpointStoreTest {
   void bestIsByValidationBleuWhenMeasured() throws IOException {
     CheckpointStore store = store();
     store.save(new TrainingState(10, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 2.0, "valid_bleu", 20.0),
-        2.0, 0, 1.0), model("a"));
+        2.0, 0, 1.0), model("a"), null);
     store.save(new TrainingState(20, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.5, "valid_bleu", 18.0),
-        1.5, 0, 1.0), model("b"));
+        1.5, 0, 1.0), model("b"), null);
     assertEquals(10, store.best().orElseThrow().step(), "higher BLEU wins over lower loss");
     store.save(new TrainingState(30, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.0, "valid_bleu", 20.0),
-        1.0, 0, 1.0), model("c"));
+        1.0, 0, 1.0), model("c"), null);
     assertEquals(30, store.best().orElseThrow().step(), "equal BLEU: the lower loss wins");
   }
 
   @Test
   void checkpointsAreNamedByLatestBestStepOrFolder() throws IOException {
     CheckpointStore store = store();
-    store.save(state(10, 1.0), model("a"));
-    store.save(state(20, 2.0), model("b"));
-    store.save("avg-last-2-step-00000020", state(20, null), model("c"));
+    store.save(state(10, 1.0), model("a"), null);
+    store.save(state(20, 2.0), model("b"), null);
+    store.save("avg-last-2-step-00000020", state(20, null), model("c"), null);
     assertEquals(20, store.resolve("latest").step());
     assertEquals(10, store.resolve("best").step());
     assertEquals(10, store.resolve("step-00000010").step());

@@ -80,11 +80,24 @@ class TrainJobTest {
 
   @Test
   void resumeIsExact() throws IOException {
-    String straight = copyOfPrepared("straight");
-    String resumed = copyOfPrepared("resumed");
-    job(straight, train(10, 12, 0)).run(false);
-    job(resumed, train(10, 6, 0)).run(false);
-    TrainJob.Result second = job(resumed, train(10, 12, 0)).run(true);
+    assertResumeIsExact("", new OuterConfig(1, 0, false));
+  }
+
+  /** With an outer optimizer its momentum is part of the state: saved with each checkpoint, restored on resume. */
+  @Test
+  void resumeWithNesterovBlockMomentumIsExact() throws IOException {
+    String run = assertResumeIsExact("-nesterov", new OuterConfig(0.8, 0.5, true));
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    assertTrue(store.openOuter(store.latest().orElseThrow()).isPresent(), "no outer state in the checkpoint");
+  }
+
+  /** Trains 12 steps straight and 6 + 6 resumed; returns the resumed run. */
+  private String assertResumeIsExact(String suffix, OuterConfig outer) throws IOException {
+    String straight = copyOfPrepared("straight" + suffix);
+    String resumed = copyOfPrepared("resumed" + suffix);
+    job(straight, train(10, 12, 0).withOuter(outer)).run(false);
+    job(resumed, train(10, 6, 0).withOuter(outer)).run(false);
+    TrainJob.Result second = job(resumed, train(10, 12, 0).withOuter(outer)).run(true);
 
     assertEquals(12, second.step());
     ComputationGraph a = latestModel(straight);
@@ -95,6 +108,38 @@ class TrainJobTest {
     List<Long> steps = jsonl(resumed + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList();
     assertEquals(jsonl(straight + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList(), steps,
         "the resumed run's metrics should continue the stopped run's, without gaps or repeats");
+    return resumed;
+  }
+
+  @Test
+  void outerMomentumChangesTheTrainedModel() throws IOException {
+    String plain = copyOfPrepared("outer-plain");
+    String momentum = copyOfPrepared("outer-momentum");
+    job(plain, train(10, 4, 0)).run(false);
+    job(momentum, train(10, 4, 0).withOuter(new OuterConfig(1, 0.5, false))).run(false);
+    assertFalse(java.util.Arrays.equals(latestModel(plain).params().data().asFloat(),
+        latestModel(momentum).params().data().asFloat()), "the outer step was not applied");
+  }
+
+  @Test
+  void stopsByTrainingTimeAndResumesUntilTheTotalIsSpent() throws IOException {
+    String run = copyOfPrepared("time-budget");
+    double minutes = 0.05;
+    TrainJob.Result first = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(false);
+    assertTrue(first.stopReason().startsWith("max_minutes 0.05 reached"), first.stopReason());
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    CheckpointStore.Checkpoint stopped = store.latest().orElseThrow();
+    assertEquals(first.step(), stopped.step(), "the final checkpoint is written when time runs out");
+    double spent = stopped.state().trainSeconds();
+    assertTrue(spent >= minutes * 60, "stopped after " + spent + " s of training");
+
+    TrainJob.Result again = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(true);
+    assertEquals(first.step(), again.step(), "the budget was spent already: a rerun trains no further");
+
+    TrainJob.Result second = job(run, train(1000, 0, 1).withMaxMinutes(2 * minutes)).run(true);
+    assertTrue(second.step() > first.step(), "a larger budget resumes training");
+    double total = store.latest().orElseThrow().state().trainSeconds();
+    assertTrue(total >= 2 * minutes * 60 && total > spent, "stopped after " + total + " s of training in all");
   }
 
   @Test
@@ -134,8 +179,8 @@ class TrainJobTest {
   /** A test training configuration: 2 workers, k = 2, inverse-sqrt with a short warm-up. */
   private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
     TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
-    return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, LrSchedule.Kind.INVERSE_SQRT,
-        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0);
+    return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, 0, LrSchedule.Kind.INVERSE_SQRT,
+        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0, defaults.outer());
   }
 
   private static String copyOfPrepared(String name) throws IOException {

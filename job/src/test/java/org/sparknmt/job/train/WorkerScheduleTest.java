@@ -38,7 +38,7 @@ class WorkerScheduleTest {
     INDArray initial = graph.params().dup();
     TokenBatchTrainingMaster master = new TokenBatchTrainingMaster(
         new ParameterAveragingTrainingMaster.Builder(1).batchSizePerWorker(1).averagingFrequency(1).saveUpdater(true),
-        new WorkerTimings(SPARK.sc()));
+        new WorkerTimings(SPARK.sc()), null);
     ParameterAveragingTrainingWorker worker = master.getWorkerInstance(new SparkComputationGraph(SPARK.sc(), graph, master));
 
     double fromStepZero = movement(worker, 0, initial);
