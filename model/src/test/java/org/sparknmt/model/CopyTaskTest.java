@@ -20,9 +20,9 @@ import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
 /** The model learns to reverse random sequences, trained through ComputationGraph.fit on padded batches. */
-class CopyTaskTest {
-  static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
-  static final int VOCAB = 12;
+public class CopyTaskTest {
+  public static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
+  public static final int VOCAB = 12;
 
   @Test
   @Tag("slow")
@@ -52,7 +52,7 @@ class CopyTaskTest {
     assertEquals(1.0, beamAccuracy, "beam search exact match");
   }
 
-  static int[][] sentences(Random random, int n) {
+  public static int[][] sentences(Random random, int n) {
     int[][] s = new int[n][];
     for (int i = 0; i < n; i++) {
       s[i] = new int[3 + random.nextInt(6)];
@@ -71,7 +71,7 @@ class CopyTaskTest {
     return r;
   }
 
-  static int[][] sources(int[][] sentences) {
+  public static int[][] sources(int[][] sentences) {
     return Arrays.stream(sentences).map(s -> append(s, TOKENS.eos())).toArray(int[][]::new);
   }
 
@@ -84,7 +84,7 @@ class CopyTaskTest {
   }
 
   /** The documented contract: ({source, targetIn}, {labels}, {sourceMask, targetMask}, {targetMask}). */
-  static MultiDataSet batch(int[][] sentences) {
+  public static MultiDataSet batch(int[][] sentences) {
     List<int[]> src = new ArrayList<>();
     List<int[]> in = new ArrayList<>();
     List<int[]> out = new ArrayList<>();

@@ -1,6 +1,7 @@
 package org.sparknmt.model.decode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import java.util.List;
 final class Beam {
   private record Finished(Hypothesis hypothesis, double score, boolean endedWithEos) {}
 
-  private record Candidate(Hypothesis parent, int token, double logProbability) {
+  private record Candidate(int parentIndex, Hypothesis parent, int token, double logProbability) {
     double total() {
       return parent.logProbability() + logProbability;
     }
@@ -23,6 +24,7 @@ final class Beam {
   private final int maxLength;
   private final LengthPenalty penalty;
   private List<Hypothesis> active;
+  private int[] parents = {0};
   private final List<Finished> finished = new ArrayList<>();
 
   Beam(int width, int bos, int eos, int maxLength, LengthPenalty penalty) {
@@ -46,11 +48,12 @@ final class Beam {
     List<Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < active.size(); i++) {
       for (int token : TopK.indices(logProbabilities[i], 2 * width)) {
-        candidates.add(new Candidate(active.get(i), token, logProbabilities[i][token]));
+        candidates.add(new Candidate(i, active.get(i), token, logProbabilities[i][token]));
       }
     }
     candidates.sort(Comparator.comparingDouble(Candidate::total).reversed());
     List<Hypothesis> next = new ArrayList<>(width);
+    int[] nextParents = new int[width];
     for (Candidate c : candidates) {
       if (next.size() == width || finished.size() >= width) {
         break;
@@ -59,10 +62,17 @@ final class Beam {
       if (c.token() == eos || h.length() >= maxLength) {
         finished.add(new Finished(h, penalty.normalize(h.logProbability(), h.length()), c.token() == eos));
       } else {
+        nextParents[next.size()] = c.parentIndex();
         next.add(h);
       }
     }
     active = next;
+    parents = Arrays.copyOf(nextParents, next.size());
+  }
+
+  /** For each of active(), the index of its parent in the active() before the last advance. */
+  int[] parents() {
+    return parents;
   }
 
   /** The finished hypothesis with the best normalized score. */

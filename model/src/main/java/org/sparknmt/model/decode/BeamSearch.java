@@ -1,16 +1,20 @@
 package org.sparknmt.model.decode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.sparknmt.model.nn.DecoderCache;
 import org.sparknmt.model.nn.Transformer;
 
 /**
- * The search loop: encodes a batch of sources once, then step by step decodes the live hypotheses
- * of all sentences together and lets each sentence's {@link Beam} choose its continuations.
+ * The search loop with incremental decoding: encodes a batch of sources once, then step by step
+ * decodes only the newest token of the live hypotheses of all sentences together (the keys and
+ * values of earlier positions and of the source come from a {@link DecoderCache}) and lets each
+ * sentence's {@link Beam} choose its continuations. Finished sentences and dropped hypotheses leave
+ * the batch, so a step's work shrinks as outputs end.
  */
 final class BeamSearch {
   private final Transformer model;
@@ -22,54 +26,58 @@ final class BeamSearch {
   }
 
   List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
+    // with fewer tokens than 1 + width a beam can keep fewer than width hypotheses, and the cache needs the same number for each sentence
+    if (options.beamWidth() >= model.vocabSize()) {
+      throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the vocabulary ("
+          + model.vocabSize() + " tokens)");
+    }
     SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
     INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
-    int d = (int) memory.size(1);
-    INDArray memoryRows = memory.reshape(src.size(), (long) src.length() * d); // [batch, t_src·d]
+    DecoderCache cache = model.decoder().start(memory, src.size(), src.keep());
     List<Beam> beams = new ArrayList<>();
     for (int[] s : sources) {
       beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),
           options.maxOutputLength(s.length, model.config().maxLength() - 1), options.lengthPenalty()));
     }
-    for (int t = 1; beams.stream().anyMatch(b -> !b.done()); t++) {
-      List<Integer> sentence = new ArrayList<>();
-      List<int[]> prefixes = new ArrayList<>();
-      for (int i = 0; i < beams.size(); i++) {
-        if (!beams.get(i).done()) {
-          for (Hypothesis h : beams.get(i).active()) {
-            sentence.add(i);
-            prefixes.add(h.tokens());
-          }
-        }
-      }
-      float[][] next = nextTokenLogProbabilities(sentence, prefixes, t, memoryRows, src, d);
-      int row = 0;
-      for (Beam beam : beams) {
-        if (!beam.done()) {
-          int n = beam.active().size();
-          float[][] mine = new float[n][];
-          System.arraycopy(next, row, mine, 0, n);
-          beam.advance(mine);
-          row += n;
-        }
-      }
+    List<Beam> live = beams;
+    for (int position = 0; !live.isEmpty(); position++) {
+      INDArray states = model.decoder().step(newestTokens(live), position, cache);
+      float[][] next = model.logProbabilities(states).castTo(DataType.FLOAT).toFloatMatrix();
+      live = advance(live, next, cache);
     }
     return beams.stream().map(Beam::best).toList();
   }
 
-  /** Runs the decoder over n prefixes of length t; returns the next-token log-probabilities [n][vocab]. */
-  private float[][] nextTokenLogProbabilities(List<Integer> sentence, List<int[]> prefixes, int t,
-      INDArray memoryRows, SourceBatch src, int d) {
-    int n = prefixes.size();
-    int[] rows = sentence.stream().mapToInt(Integer::intValue).toArray();
-    int[] ids = new int[n * t];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(prefixes.get(i), 0, ids, i * t, t);
+  /** The last token of every live hypothesis, sentence by sentence: the rows of a decoding step. */
+  private static int[] newestTokens(List<Beam> live) {
+    return live.stream().flatMap(b -> b.active().stream()).mapToInt(h -> h.tokens()[h.tokens().length - 1]).toArray();
+  }
+
+  /**
+   * Lets each live beam choose its continuations from its rows of next ([hypotheses][vocab]); returns
+   * the beams still searching, whose hypotheses' parents (and nothing else) the cache keeps.
+   */
+  private static List<Beam> advance(List<Beam> live, float[][] next, DecoderCache cache) {
+    List<Beam> still = new ArrayList<>();
+    IntStream.Builder sentences = IntStream.builder();
+    IntStream.Builder parents = IntStream.builder();
+    int row = 0;
+    for (int j = 0; j < live.size(); j++) {
+      Beam beam = live.get(j);
+      int n = beam.active().size();
+      beam.advance(Arrays.copyOfRange(next, row, row + n));
+      if (!beam.done()) {
+        still.add(beam);
+        sentences.add(j);
+        for (int parent : beam.parents()) {
+          parents.add(row + parent);
+        }
+      }
+      row += n;
     }
-    INDArray memory = Nd4j.pullRows(memoryRows, 1, rows).reshape((long) n * src.length(), d);
-    INDArray keep = Nd4j.pullRows(src.keep(), 1, rows);
-    INDArray states = model.decode(n, ids, null, memory, keep, false);
-    INDArray last = states.reshape(n, t, d).get(NDArrayIndex.all(), NDArrayIndex.point(t - 1), NDArrayIndex.all());
-    return model.logProbabilities(last.dup('c')).castTo(DataType.FLOAT).toFloatMatrix();
+    if (!still.isEmpty()) {
+      cache.select(parents.build().toArray(), sentences.build().toArray());
+    }
+    return still;
   }
 }

@@ -24,7 +24,7 @@ public final class Translator {
   private final SpecialTokens tokens;
   private final DataType type;
 
-  private Translator(Transformer model, SpecialTokens tokens, DataType type) {
+  Translator(Transformer model, SpecialTokens tokens, DataType type) {
     this.model = model;
     this.tokens = tokens;
     this.type = type;
@@ -32,12 +32,16 @@ public final class Translator {
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
   public static Translator of(ComputationGraph graph, SpecialTokens tokens) {
+    return new Translator(model(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
+  }
+
+  /** The model of a graph built by {@link TransformerFactory}, over the graph's parameters. */
+  static Transformer model(ComputationGraph graph) {
     TransformerLayer conf = TransformerFactory.layerConfiguration(graph);
     Params params = new Params();
     Transformer model = new Transformer(conf.transformerConfig(), conf.vocabSize(), params);
-    INDArray flat = graph.getLayer(TransformerFactory.TRANSFORMER).params();
-    params.bindValues(params.split(flat));
-    return new Translator(model, tokens, flat.dataType());
+    params.bindValues(params.split(graph.getLayer(TransformerFactory.TRANSFORMER).params()));
+    return model;
   }
 
   /** Greedy search: the most probable token at every step; score = summed log-probability. */

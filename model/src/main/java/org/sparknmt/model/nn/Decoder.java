@@ -15,6 +15,7 @@ public final class Decoder {
   private final Dropout dropout;
   private final List<DecoderLayer> layers = new ArrayList<>();
   private final LayerNorm finalNorm;
+  private final int heads;
 
   public Decoder(Params params, String name, TransformerConfig c, String embeddingWeights) {
     this.embedding = new TokenEmbedding(params, embeddingWeights, c.dModel());
@@ -24,6 +25,7 @@ public final class Decoder {
       layers.add(new DecoderLayer(params, name + ".layer" + i, c));
     }
     this.finalNorm = c.preNorm() ? new LayerNorm(params, name + ".norm", c.dModel()) : null;
+    this.heads = c.heads();
   }
 
   /** tgtIn: batch·t_tgt token ids (BOS first), sentence-major; returns [batch·t_tgt, d_model]. */
@@ -32,6 +34,29 @@ public final class Decoder {
     INDArray x = dropout.forward(positions.forward(embedding.forward(tgtIn), batch), training);
     for (DecoderLayer layer : layers) {
       x = layer.forward(x, memory, batch, selfMask, crossMask, training);
+    }
+    return finalNorm == null ? x : finalNorm.forward(x);
+  }
+
+  /** Starts incremental decoding of a batch: each layer's source keys and values, projected once. */
+  public DecoderCache start(INDArray memory, int batch, INDArray sourceKeep) {
+    List<KeysValues> source = new ArrayList<>();
+    for (DecoderLayer layer : layers) {
+      source.add(layer.crossAttention().keysValues(memory, batch));
+    }
+    return new DecoderCache(heads, source, sourceKeep);
+  }
+
+  /**
+   * One incremental decoding step, at inference: the newest token of each live hypothesis (k per
+   * sentence, sentence by sentence) at output position {@code position}; returns its decoder state
+   * [n, d_model], as {@link #forward} gives it for the last position of the whole prefix.
+   */
+  public INDArray step(int[] newest, int position, DecoderCache cache) {
+    INDArray x = positions.at(embedding.forward(newest), position);
+    AttentionMask sourceMask = cache.sourceMask(newest.length);
+    for (int i = 0; i < layers.size(); i++) {
+      x = layers.get(i).step(x, cache, i, sourceMask);
     }
     return finalNorm == null ? x : finalNorm.forward(x);
   }

@@ -39,6 +39,16 @@ public final class DecoderLayer {
     return feedForwardSublayer.forward(h, feedForward, training);
   }
 
+  /**
+   * Incremental decoding, at inference: x [n, d_model] is the newest position of n hypotheses, k per
+   * sentence in turn; the layer's keys and values come from, and go to, the cache.
+   */
+  INDArray step(INDArray x, DecoderCache cache, int layer, AttentionMask sourceMask) {
+    INDArray h = selfSublayer.infer(x, y -> selfAttention.step(y, cache, layer));
+    h = crossSublayer.infer(h, y -> crossAttention.step(y, cache, layer, sourceMask));
+    return feedForwardSublayer.infer(h, y -> feedForward.forward(y, false));
+  }
+
   /** Returns dL/dx; dL/d(memory) is then in {@link #memoryGradient()}. */
   public INDArray backward(INDArray dy) {
     INDArray d = feedForwardSublayer.backward(dy, feedForward);

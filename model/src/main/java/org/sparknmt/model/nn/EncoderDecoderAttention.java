@@ -26,6 +26,16 @@ public final class EncoderDecoderAttention implements Sublayer {
     return attention.forward(x, memory, batch, mask, training);
   }
 
+  /** Incremental decoding: the source's keys and values, once per batch, from memory [batch·t_src, d_model]. */
+  KeysValues keysValues(INDArray memory, int batch) {
+    return attention.keysValues(memory, batch);
+  }
+
+  /** Incremental decoding: x [sentences·k, d_model], the k hypotheses of each sentence attending to its source. */
+  INDArray step(INDArray x, DecoderCache cache, int layer, AttentionMask sourceMask) {
+    return attention.attend(x, cache.source(layer), cache.sentences(), sourceMask);
+  }
+
   @Override
   public INDArray backward(INDArray dy) {
     MultiHeadAttention.Gradients g = attention.backward(dy);

@@ -41,10 +41,30 @@ public final class MultiHeadAttention {
     this.batch = batch;
     this.tq = (int) (query.size(0) / batch);
     this.tk = (int) (keyValue.size(0) / batch);
-    INDArray q = splitHeads(wq.forward(query), tq);
-    INDArray k = splitHeads(wk.forward(keyValue), tk);
-    INDArray v = splitHeads(wv.forward(keyValue), tk);
-    return wo.forward(mergeHeads(attention.forward(q, k, v, mask, training), tq));
+    INDArray q = splitHeads(wq.forward(query), batch, tq);
+    INDArray k = splitHeads(wk.forward(keyValue), batch, tk);
+    INDArray v = splitHeads(wv.forward(keyValue), batch, tk);
+    return wo.forward(mergeHeads(attention.forward(q, k, v, mask, training), batch, tq));
+  }
+
+  /**
+   * Incremental decoding: the keys and values of a key/value input [n·t_k, d_model] (n sequences), projected
+   * once so that later queries attend to them without projecting them again.
+   */
+  KeysValues keysValues(INDArray keyValue, int n) {
+    int t = (int) (keyValue.size(0) / n);
+    return new KeysValues(splitHeads(wk.forward(keyValue), n, t), splitHeads(wv.forward(keyValue), n, t));
+  }
+
+  /**
+   * Incremental decoding, at inference: queries [n·t_q, d_model] attend to keys and values from
+   * {@link #keysValues}; mask null lets every query see every key. Returns [n·t_q, d_model] and
+   * keeps nothing for a backward pass.
+   */
+  INDArray attend(INDArray query, KeysValues kv, int n, AttentionMask mask) {
+    int t = (int) (query.size(0) / n);
+    INDArray q = splitHeads(wq.forward(query), n, t);
+    return wo.forward(mergeHeads(attention.forward(q, kv.keys(), kv.values(), mask, false), n, t));
   }
 
   /** The last forward pass's weights, [batch, heads, t_q, t_k]. */
@@ -54,21 +74,21 @@ public final class MultiHeadAttention {
 
   public Gradients backward(INDArray dy) {
     INDArray dConcat = wo.backward(dy);
-    ScaledDotProductAttention.Gradients g = attention.backward(splitHeads(dConcat, tq));
-    INDArray dQuery = wq.backward(mergeHeads(g.dq(), tq));
-    INDArray dKeyValue = wk.backward(mergeHeads(g.dk(), tk)).addi(wv.backward(mergeHeads(g.dv(), tk)));
+    ScaledDotProductAttention.Gradients g = attention.backward(splitHeads(dConcat, batch, tq));
+    INDArray dQuery = wq.backward(mergeHeads(g.dq(), batch, tq));
+    INDArray dKeyValue = wk.backward(mergeHeads(g.dk(), batch, tk)).addi(wv.backward(mergeHeads(g.dv(), batch, tk)));
     return new Gradients(dQuery, dKeyValue);
   }
 
-  /** [batch·t, d_model] -> [batch, t, h, d_k] -> [batch, h, t, d_k] -> [batch·h, t, d_k]. */
-  private INDArray splitHeads(INDArray x, int t) {
+  /** [n·t, d_model] -> [n, t, h, d_k] -> [n, h, t, d_k] -> [n·h, t, d_k]. */
+  private INDArray splitHeads(INDArray x, int n, int t) {
     int dk = dModel / heads;
-    return x.reshape('c', batch, t, heads, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) batch * heads, t, dk);
+    return x.reshape('c', n, t, heads, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) n * heads, t, dk);
   }
 
-  /** [batch·h, t, d_k] -> [batch, h, t, d_k] -> [batch, t, h, d_k] -> [batch·t, d_model]. */
-  private INDArray mergeHeads(INDArray x, int t) {
+  /** [n·h, t, d_k] -> [n, h, t, d_k] -> [n, t, h, d_k] -> [n·t, d_model]. */
+  private INDArray mergeHeads(INDArray x, int n, int t) {
     int dk = dModel / heads;
-    return x.reshape('c', batch, heads, t, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) batch * t, dModel);
+    return x.reshape('c', n, heads, t, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) n * t, dModel);
   }
 }

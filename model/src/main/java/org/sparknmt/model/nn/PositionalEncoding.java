@@ -54,6 +54,15 @@ public final class PositionalEncoding {
         .reshape((long) batch * length, dModel);
   }
 
+  /** x: [n, d_model], tokens at one position of n sequences (incremental decoding) -> x + PE[position]. */
+  public INDArray at(INDArray x, int position) {
+    if (position >= maxLength) {
+      throw new IllegalArgumentException(
+          "sequence of " + (position + 1) + " tokens is longer than model.max_length = " + maxLength);
+    }
+    return x.addRowVector(positions(x.dataType()).getRow(position));
+  }
+
   /** Accumulates the learned table's gradient (the sum over sentences); the sinusoid has none. */
   public void backward(INDArray dy) {
     if (learned != null) {

@@ -25,14 +25,23 @@ public final class ScaledDotProductAttention {
     this.dropout = new Dropout(attentionDropout);
   }
 
-  /** q: [B, t_q, d_k], k and v: [B, t_k, d_k], with B = batch·heads; returns [B, t_q, d_k]. */
+  /**
+   * q: [B, t_q, d_k], k and v: [B, t_k, d_k], with B = batch·heads; returns [B, t_q, d_k]. mask null:
+   * every query sees every key (incremental decoding, whose one query is the newest position).
+   */
   public INDArray forward(INDArray q, INDArray k, INDArray v, AttentionMask mask, boolean training) {
     this.q = q;
     this.k = k;
     this.v = v;
     this.scale = 1.0 / Math.sqrt(q.size(2));
-    INDArray scores = Nd4j.matmul(q, k, false, true, false).muli(scale).addi(mask.bias()); // [B, t_q, t_k]
-    weights = Nd4j.exec(new SoftMax(scores, scores, -1))[0].muli(mask.keep());
+    INDArray scores = Nd4j.matmul(q, k, false, true, false).muli(scale); // [B, t_q, t_k]
+    if (mask != null) {
+      scores.addi(mask.bias());
+    }
+    weights = Nd4j.exec(new SoftMax(scores, scores, -1))[0];
+    if (mask != null) {
+      weights.muli(mask.keep());
+    }
     droppedWeights = dropout.forward(weights, training);
     return Nd4j.matmul(droppedWeights, v, false, false, false);
   }

@@ -23,6 +23,16 @@ public final class SelfAttention implements Sublayer {
     return attention.forward(x, x, batch, mask, training);
   }
 
+  /**
+   * Incremental decoding: x [n, d_model] is the newest position of n hypotheses. Its keys and values
+   * join the layer's cache and it attends to every cached position; they are all earlier ones, so no
+   * causal mask is needed.
+   */
+  INDArray step(INDArray x, DecoderCache cache, int layer) {
+    int n = (int) x.size(0);
+    return attention.attend(x, cache.appendOutput(layer, attention.keysValues(x, n)), n, null);
+  }
+
   @Override
   public INDArray backward(INDArray dy) {
     MultiHeadAttention.Gradients g = attention.backward(dy);

@@ -1,5 +1,6 @@
 package org.sparknmt.model.nn;
 
+import java.util.function.UnaryOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -22,6 +23,11 @@ public final class SublayerConnection {
       return x.add(dropout.forward(sublayer.forward(norm.forward(x), training), training));
     }
     return norm.forward(x.add(dropout.forward(sublayer.forward(x, training), training)));
+  }
+
+  /** The same at inference (no dropout), with the sublayer as a function: an incremental decoding step. */
+  public INDArray infer(INDArray x, UnaryOperator<INDArray> sublayer) {
+    return preNorm ? x.add(sublayer.apply(norm.forward(x))) : norm.forward(x.add(sublayer.apply(x)));
   }
 
   public INDArray backward(INDArray dy, Sublayer sublayer) {

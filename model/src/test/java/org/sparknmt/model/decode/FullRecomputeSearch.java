@@ -1,0 +1,75 @@
+package org.sparknmt.model.decode;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.sparknmt.model.nn.Transformer;
+
+/**
+ * The test oracle for {@link BeamSearch}: the same search without a cache, rerunning the decoder's
+ * training forward pass (causal mask) over every live hypothesis's whole prefix at every step.
+ */
+final class FullRecomputeSearch {
+  private final Transformer model;
+  private final SpecialTokens tokens;
+
+  FullRecomputeSearch(Transformer model, SpecialTokens tokens) {
+    this.model = model;
+    this.tokens = tokens;
+  }
+
+  List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
+    SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
+    INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
+    int d = (int) memory.size(1);
+    INDArray memoryRows = memory.reshape(src.size(), (long) src.length() * d); // [batch, t_src·d]
+    List<Beam> beams = new ArrayList<>();
+    for (int[] s : sources) {
+      beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),
+          options.maxOutputLength(s.length, model.config().maxLength() - 1), options.lengthPenalty()));
+    }
+    for (int t = 1; beams.stream().anyMatch(b -> !b.done()); t++) {
+      List<Integer> sentence = new ArrayList<>();
+      List<int[]> prefixes = new ArrayList<>();
+      for (int i = 0; i < beams.size(); i++) {
+        if (!beams.get(i).done()) {
+          for (Hypothesis h : beams.get(i).active()) {
+            sentence.add(i);
+            prefixes.add(h.tokens());
+          }
+        }
+      }
+      float[][] next = nextTokenLogProbabilities(sentence, prefixes, t, memoryRows, src, d);
+      int row = 0;
+      for (Beam beam : beams) {
+        if (!beam.done()) {
+          int n = beam.active().size();
+          float[][] mine = new float[n][];
+          System.arraycopy(next, row, mine, 0, n);
+          beam.advance(mine);
+          row += n;
+        }
+      }
+    }
+    return beams.stream().map(Beam::best).toList();
+  }
+
+  /** Runs the decoder over n prefixes of length t; returns the next-token log-probabilities [n][vocab]. */
+  private float[][] nextTokenLogProbabilities(List<Integer> sentence, List<int[]> prefixes, int t,
+      INDArray memoryRows, SourceBatch src, int d) {
+    int n = prefixes.size();
+    int[] rows = sentence.stream().mapToInt(Integer::intValue).toArray();
+    int[] ids = new int[n * t];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(prefixes.get(i), 0, ids, i * t, t);
+    }
+    INDArray memory = Nd4j.pullRows(memoryRows, 1, rows).reshape((long) n * src.length(), d);
+    INDArray keep = Nd4j.pullRows(src.keep(), 1, rows);
+    INDArray states = model.decode(n, ids, null, memory, keep, false);
+    INDArray last = states.reshape(n, t, d).get(NDArrayIndex.all(), NDArrayIndex.point(t - 1), NDArrayIndex.all());
+    return model.logProbabilities(last.dup('c')).castTo(DataType.FLOAT).toFloatMatrix();
+  }
+}
