@@ -3,6 +3,8 @@ package org.sparknmt.job.translate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.clean.Normalizer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.SpecialTokens;
@@ -13,16 +15,19 @@ import org.sparknmt.model.decode.Translator;
  * Text in, text out: each line is normalized as prepare normalizes training text, encoded to
  * subwords, searched in length-sorted batches and decoded, one output line per input line in the
  * same order. An empty (or all-whitespace) line gives an empty line without a search; a line longer
- * than the model's positions is translated in pieces ({@link LongSentences}). Not thread-safe (the
+ * than the model's positions is translated in pieces, and one longer than
+ * {@link LongSentences#maxChars} characters is cut there first ({@link LongSentences}). Not thread-safe (the
  * encoder caches, the translator keeps forward state): one per task.
  */
 public final class SentenceTranslator {
   private static final String BOM = "\uFEFF";
+  private static final Logger LOG = LoggerFactory.getLogger(SentenceTranslator.class);
 
   private final Translator translator;
   private final BpeEncoder encoder;
   private final TranslateConfig config;
   private final int pieceLimit;
+  private final int maxChars;
   private long targetTokens;
 
   /**
@@ -33,6 +38,7 @@ public final class SentenceTranslator {
     this.encoder = encoder;
     this.config = config;
     this.pieceLimit = maxLength - 1;
+    this.maxChars = LongSentences.maxChars(pieceLimit);
   }
 
   /** The translations of {@code lines}, in their order; a translation never contains a line break. */
@@ -42,7 +48,7 @@ public final class SentenceTranslator {
     int[] pieceCount = new int[lines.size()];
     for (int i = 0; i < lines.size(); i++) {
       firstPiece[i] = sources.size();
-      String text = Normalizer.normalize(stripBom(lines.get(i)));
+      String text = Normalizer.normalize(stripBom(capped(lines.get(i))));
       if (!text.isEmpty()) {
         for (int[] piece : LongSentences.pieces(encoder.encode(text), pieceLimit, encoder.model())) {
           sources.add(withEos(piece));
@@ -70,6 +76,15 @@ public final class SentenceTranslator {
   /** Output subwords produced so far (EOS not counted). */
   public long targetTokens() {
     return targetTokens;
+  }
+
+  private String capped(String line) {
+    String capped = LongSentences.capped(line, maxChars);
+    if (capped.length() < line.length()) {
+      LOG.warn("a line of {} characters is translated up to its first {} (\"{}...\"); the rest is dropped",
+          line.length(), capped.length(), line.substring(0, Math.min(40, line.length())));
+    }
+    return capped;
   }
 
   /** A text file's byte order mark is not part of the sentence. */

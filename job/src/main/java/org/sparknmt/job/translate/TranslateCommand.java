@@ -1,9 +1,7 @@
 package org.sparknmt.job.translate;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -80,13 +78,14 @@ public final class TranslateCommand implements Callable<Integer> {
   /**
    * Translates lines of {@code in} to {@code out} (UTF-8), line for line. Lines are batched as they
    * arrive: whatever is waiting is translated together, so a pipe gets batches and a person typing
-   * gets each line's translation at once.
+   * gets each line's translation at once. Lines are read as {@link Utf8Lines} reads them.
    */
   static void translateStream(SentenceTranslator translator, InputStream in, OutputStream out) throws IOException {
-    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    Utf8Lines reader = new Utf8Lines(in, "standard input");
     Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
     List<String> block = new ArrayList<>();
-    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+    for (String line = next(reader, block, translator, writer); line != null;
+        line = next(reader, block, translator, writer)) {
       block.add(line);
       if (!reader.ready() || block.size() >= TranslateJob.BLOCK) {
         write(translator.translate(block), writer);
@@ -94,6 +93,17 @@ public final class TranslateCommand implements Callable<Integer> {
       }
     }
     write(translator.translate(block), writer);
+  }
+
+  /** The next line; on a line that is not UTF-8, the lines before it are translated and written first. */
+  private static String next(Utf8Lines reader, List<String> block, SentenceTranslator translator, Writer writer)
+      throws IOException {
+    try {
+      return reader.next();
+    } catch (IOException e) {
+      write(translator.translate(block), writer);
+      throw e;
+    }
   }
 
   private static void write(List<String> lines, Writer writer) throws IOException {
