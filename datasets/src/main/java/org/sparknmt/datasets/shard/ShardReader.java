@@ -17,8 +17,15 @@ import java.util.zip.CheckedInputStream;
 /**
  * Reads the batches of one shard ({@link ShardFormat}) lazily. The trailer's counts and CRC-32 are
  * checked when the last batch has been read; a mismatch or a truncated file throws, naming the shard.
+ * Lengths are checked against sane maxima before anything is allocated for them: a corrupt length
+ * would otherwise ask for gigabytes (OutOfMemoryError) long before the CRC could say the file is bad.
  */
 public final class ShardReader implements Iterator<Batch>, AutoCloseable {
+  /** More pairs than any token budget packs into one batch. */
+  static final int MAX_PAIRS = 1 << 20;
+  /** More subwords than any sentence a model takes. */
+  static final int MAX_IDS = 1 << 16;
+
   private final String name;
   private final CheckedInputStream checked;
   private final DataInputStream in;
@@ -80,7 +87,7 @@ public final class ShardReader implements Iterator<Batch>, AutoCloseable {
     if (tag != ShardFormat.BATCH) {
       throw new IOException("unexpected record tag " + tag + " after batch " + batches);
     }
-    int size = ShardFormat.readVarInt(in);
+    int size = length(ShardFormat.readVarInt(in), MAX_PAIRS, "pairs");
     List<EncodedPair> list = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       long lineId = ShardFormat.readVarLong(in);
@@ -92,11 +99,19 @@ public final class ShardReader implements Iterator<Batch>, AutoCloseable {
   }
 
   private int[] readIds() throws IOException {
-    int[] ids = new int[ShardFormat.readVarInt(in)];
+    int[] ids = new int[length(ShardFormat.readVarInt(in), MAX_IDS, "subwords in a sentence")];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = ShardFormat.readVarInt(in);
     }
     return ids;
+  }
+
+  private int length(int declared, int max, String what) throws IOException {
+    if (declared > max) {
+      throw new IOException("batch " + (batches + 1) + " declares " + declared + " " + what + ", more than the "
+          + max + " any shard holds (a corrupt length)");
+    }
+    return declared;
   }
 
   private void checkTrailer() throws IOException {

@@ -77,6 +77,22 @@ class ShardTest {
   }
 
   @Test
+  void aCorruptLengthIsAClearErrorBeforeAnythingIsAllocated() throws IOException {
+    byte[] shard = write(List.of(new Batch(List.of(pair(1, 2, 3)))));
+    // magic, batch tag, 1 pair, line id 1, then the source length 2: make it 2^31 - 1 (a 5-byte varint)
+    int at = ShardFormat.MAGIC.length + 3;
+    assertEquals(2, shard[at]);
+    byte[] corrupt = new byte[shard.length + 4];
+    System.arraycopy(shard, 0, corrupt, 0, at);
+    System.arraycopy(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07}, 0, corrupt, at, 5);
+    System.arraycopy(shard, at + 1, corrupt, at + 5, shard.length - at - 1);
+    UncheckedIOException e = assertThrows(UncheckedIOException.class,
+        () -> ShardReader.readAll(new ByteArrayInputStream(corrupt), "part-3.shard"));
+    assertEquals("shard part-3.shard is corrupt: batch 1 declares 2147483647 subwords in a sentence, more than the "
+        + "65536 any shard holds (a corrupt length)", e.getCause().getMessage());
+  }
+
+  @Test
   void convertsToMultiDataSetWithMasks() {
     Batch batch = new Batch(List.of(new EncodedPair(1, new int[] {10, 11, 12}, new int[] {20}),
         new EncodedPair(2, new int[] {13}, new int[] {21, 22})));
