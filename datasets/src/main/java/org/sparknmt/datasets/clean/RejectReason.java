@@ -18,7 +18,7 @@ public enum RejectReason {
   LENGTH_RATIO,
   /** A side encodes to more than {@code data.max_subwords} subword tokens. */
   TOO_MANY_SUBWORDS,
-  /** A line of one file has no partner line in the other (only with {@code --allow-misaligned}). */
+  /** A line of a pair of files whose line counts differ (only with {@code --allow-misaligned}: the pair is rejected whole). */
   MISALIGNED,
   /** A TSV line does not have exactly two tab-separated columns. */
   TSV_COLUMNS;

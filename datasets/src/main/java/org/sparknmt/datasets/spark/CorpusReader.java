@@ -1,7 +1,9 @@
 package org.sparknmt.datasets.spark;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -60,22 +62,47 @@ final class CorpusReader {
 
   /**
    * Fails, naming both files and their line counts, when a file pair's line counts differ, unless
-   * {@code allowMisaligned}. Counted from the paired lines (one pass over data already in memory)
-   * rather than by reading every file twice more.
+   * {@code allowMisaligned}; then returns those pairs of files (by part number) with why, for
+   * {@link #rejectMisalignedParts}. Counted from the paired lines (one pass over data already in
+   * memory) rather than by reading every file twice more.
    */
-  static void checkAligned(JavaRDD<Checked> checked, List<CorpusInput.Part> parts, boolean allowMisaligned) {
+  static Map<Integer, String> checkAligned(JavaRDD<Checked> checked, List<CorpusInput.Part> parts,
+      boolean allowMisaligned) {
     Map<Long, Long> counts = checked.map(CorpusReader::alignmentKey).countByValue();
+    Map<Integer, String> misaligned = new HashMap<>();
     for (int part = 0; part < parts.size(); part++) {
       long paired = counts.getOrDefault(3L * part, 0L);
       long sourceOnly = counts.getOrDefault(3L * part + 1, 0L);
       long targetOnly = counts.getOrDefault(3L * part + 2, 0L);
-      if ((sourceOnly > 0 || targetOnly > 0) && !allowMisaligned) {
+      if (sourceOnly > 0 || targetOnly > 0) {
         CorpusInput.Part p = parts.get(part);
-        throw new IllegalArgumentException("line counts differ: " + p.source() + " has " + (paired + sourceOnly)
-            + " lines, " + p.target() + " has " + (paired + targetOnly)
-            + "; fix the files or pass --allow-misaligned to reject the unpaired lines");
+        String counted = p.source() + " has " + (paired + sourceOnly) + " lines, " + p.target() + " has "
+            + (paired + targetOnly);
+        if (!allowMisaligned) {
+          throw new IllegalArgumentException("line counts differ: " + counted
+              + "; fix the files, or pass --allow-misaligned to reject this pair of files whole");
+        }
+        misaligned.put(part, counted + ": a line is missing or extra somewhere, so no line of these files can be "
+            + "paired by its number");
       }
     }
+    return misaligned;
+  }
+
+  /**
+   * Every line of the {@code misaligned} pairs of files rejected as {@link RejectReason#MISALIGNED}:
+   * pairing by line number would mispair every line after a missing one, and where it is missing
+   * cannot be told from the files.
+   */
+  static Checked rejectMisalignedParts(Checked c, Map<Integer, String> misaligned) {
+    String why = misaligned.get(LineId.part(c.lineId()));
+    if (why == null) {
+      return c;
+    }
+    Verdict.Kept kept = c.kept();
+    return new Checked(c.lineId(), c.split(), new Verdict.Rejected(RejectReason.MISALIGNED, why),
+        kept == null ? c.rawSource() : kept.source().getBytes(StandardCharsets.UTF_8),
+        kept == null ? c.rawTarget() : kept.target().getBytes(StandardCharsets.UTF_8));
   }
 
   /** {@code 3 * part + (0 paired, 1 source line only, 2 target line only)}. */

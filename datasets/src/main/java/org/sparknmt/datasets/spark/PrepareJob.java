@@ -111,17 +111,22 @@ public final class PrepareJob {
     long t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
     JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, config.partitions());
-    JavaRDD<Checked> checked = raw.map(p -> Checked.of(p,
+    JavaRDD<Checked> validated = raw.map(p -> Checked.of(p,
             LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
                 ? Split.VALID : Split.TRAIN, validator))
         .persist(StorageLevel.MEMORY_AND_DISK());
-    CorpusReader.checkAligned(checked, parts, request.allowMisaligned());
+    Map<Integer, String> misaligned = CorpusReader.checkAligned(validated, parts, request.allowMisaligned());
+    JavaRDD<Checked> checked = misaligned.isEmpty() ? validated
+        : validated.map(c -> CorpusReader.rejectMisalignedParts(c, misaligned)).persist(StorageLevel.MEMORY_AND_DISK());
     Map<String, Long> wordCounts = checked
         .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
         .flatMap(c -> words(c.kept().source(), c.kept().target()))
         .mapToPair(w -> new Tuple2<>(w, 1L))
         .reduceByKey(Long::sum, config.partitions())
         .collectAsMap();
+    if (checked != validated) {
+      validated.unpersist(false);
+    }
     timings.put("read_validate_count", millis(t));
 
     t = System.nanoTime();

@@ -186,7 +186,7 @@ class PrepareJobTest {
   }
 
   @Test
-  void differentLineCountsAreAnErrorNamingBothFilesUnlessAllowed() throws IOException {
+  void differentLineCountsAreAnError() throws IOException {
     Path dir = BuildDirs.fresh("prepare-misaligned");
     List<byte[]> src = new ArrayList<>(malformed().stream().map(Line::source).toList());
     List<byte[]> tgt = new ArrayList<>(malformed().stream().map(Line::target).toList());
@@ -199,11 +199,36 @@ class PrepareJobTest {
     assertTrue(e.getMessage().contains("a.en has " + src.size() + " lines"), e.getMessage());
     assertTrue(e.getMessage().contains("a.de has " + tgt.size()), e.getMessage());
     assertFalse(Files.exists(dir.resolve("run/data")));
+  }
 
-    prepare(input, null, dir.resolve("run"), CONFIG, true, false);
-    JsonNode last = rejects(dir.resolve("run")).get(rejects(dir.resolve("run")).size() - 1);
-    assertEquals("misaligned", last.get("reason").asText());
-    assertEquals(src.size(), last.get("line").asLong());
+  @Test
+  void aLineDeletedMidFileWithAllowMisalignedRejectsThatPairOfFilesWholeInsteadOfMispairingTheRest()
+      throws IOException {
+    Path dir = BuildDirs.fresh("prepare-deleted-line");
+    Path src = Files.createDirectories(dir.resolve("src"));
+    Path tgt = Files.createDirectories(dir.resolve("tgt"));
+    List<byte[]> source = goodSource.stream().map(l -> l.getBytes(StandardCharsets.UTF_8)).toList();
+    List<byte[]> target = goodTarget.stream().map(l -> l.getBytes(StandardCharsets.UTF_8)).toList();
+    writeSide(src, "part-0", source.subList(0, 100));
+    writeSide(tgt, "part-0", target.subList(0, 100));
+    writeSide(src, "part-1", source.subList(100, 200));
+    List<byte[]> deleted = new ArrayList<>(target.subList(100, 200));
+    deleted.remove(50);
+    writeSide(tgt, "part-1", deleted);
+
+    PrepareJob.Result result = prepare(new CorpusInput.Aligned(src.toUri().toString(), tgt.toUri().toString()), null,
+        dir.resolve("run"), CONFIG, true, false);
+
+    JsonNode counts = result.manifest().get("counts");
+    assertEquals(100, counts.get("kept").asLong(), "the aligned pair of files is kept");
+    assertEquals(100, counts.get("rejected_by_reason").get("misaligned").asLong(), "not one line of the other is paired");
+    for (JsonNode reject : rejects(dir.resolve("run"))) {
+      assertEquals("misaligned", reject.get("reason").asText());
+      assertTrue(reject.get("source_file").asText().endsWith("src/part-1"), reject.toString());
+      assertTrue(reject.get("detail").asText().endsWith("src/part-1 has 100 lines, " + reject.get("target_file").asText()
+          + " has 99: a line is missing or extra somewhere, so no line of these files can be paired by its number"),
+          reject.toString());
+    }
   }
 
   @Test

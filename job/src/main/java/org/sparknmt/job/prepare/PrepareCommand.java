@@ -44,7 +44,7 @@ public final class PrepareCommand implements Callable<Integer> {
   @Option(names = "--valid-fraction", paramLabel = "F", description = "Hold out this share of the training pairs as the valid set (overrides data.valid_fraction).")
   Double validFraction;
 
-  @Option(names = "--allow-misaligned", description = "Reject unpaired lines (reason misaligned) instead of failing when line counts differ.")
+  @Option(names = "--allow-misaligned", description = "When a pair of files has different line counts, reject all its lines (reason misaligned) instead of failing: pairing by line number would mispair every line after a missing one.")
   boolean allowMisaligned;
 
   @Option(names = "--force", description = "Prepare again and replace an existing RUN/data.")
