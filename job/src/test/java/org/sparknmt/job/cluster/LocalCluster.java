@@ -99,7 +99,9 @@ final class LocalCluster {
   ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
     command.addAll(List.of(args));
-    Map<String, String> launcher = new HashMap<>(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", ""));
+    // SPARKNMT_CLUSTER_DIR: where the launcher finds this cluster's authentication secret
+    Map<String, String> launcher = new HashMap<>(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "",
+        "SPARKNMT_CLUSTER_DIR", dir.toString()));
     launcher.putAll(env);
     return ScriptRun.run(root, dir.resolve("test-logs"), launcher, SCRIPT_TIMEOUT, command.toArray(String[]::new));
   }
