@@ -43,12 +43,17 @@ final class Beam {
     return active;
   }
 
-  /** Extends the live hypotheses by one token; logProbabilities[i] is the next-token distribution of active().get(i). */
-  void advance(float[][] logProbabilities) {
+  /** The continuations advance() needs of each live hypothesis: twice the width, as EOS may take up to width of them. */
+  int candidatesPerHypothesis() {
+    return 2 * width;
+  }
+
+  /** Extends the live hypotheses by one token; row i of continuations holds the best of of active().get(i). */
+  void advance(NextTokens continuations) {
     List<Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < active.size(); i++) {
-      for (int token : TopK.indices(logProbabilities[i], 2 * width)) {
-        candidates.add(new Candidate(i, active.get(i), token, logProbabilities[i][token]));
+      for (int j = 0; j < continuations.tokens()[i].length; j++) {
+        candidates.add(new Candidate(i, active.get(i), continuations.tokens()[i][j], continuations.logProbabilities()[i][j]));
       }
     }
     candidates.sort(Comparator.comparingDouble(Candidate::total).reversed());

@@ -1,7 +1,6 @@
 package org.sparknmt.model.decode;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -42,8 +41,7 @@ final class BeamSearch {
     List<Beam> live = beams;
     for (int position = 0; !live.isEmpty(); position++) {
       INDArray states = model.decoder().step(newestTokens(live), position, cache);
-      float[][] next = model.logProbabilities(states).castTo(DataType.FLOAT).toFloatMatrix();
-      live = advance(live, next, cache);
+      live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
     }
     return beams.stream().map(Beam::best).toList();
   }
@@ -54,10 +52,10 @@ final class BeamSearch {
   }
 
   /**
-   * Lets each live beam choose its continuations from its rows of next ([hypotheses][vocab]); returns
-   * the beams still searching, whose hypotheses' parents (and nothing else) the cache keeps.
+   * Lets each live beam choose its continuations from its rows of next; returns the beams still
+   * searching, whose hypotheses' parents (and nothing else) the cache keeps.
    */
-  private static List<Beam> advance(List<Beam> live, float[][] next, DecoderCache cache) {
+  private static List<Beam> advance(List<Beam> live, NextTokens next, DecoderCache cache) {
     List<Beam> still = new ArrayList<>();
     IntStream.Builder sentences = IntStream.builder();
     IntStream.Builder parents = IntStream.builder();
@@ -65,7 +63,7 @@ final class BeamSearch {
     for (int j = 0; j < live.size(); j++) {
       Beam beam = live.get(j);
       int n = beam.active().size();
-      beam.advance(Arrays.copyOfRange(next, row, row + n));
+      beam.advance(next.rows(row, row + n));
       if (!beam.done()) {
         still.add(beam);
         sentences.add(j);

@@ -69,7 +69,12 @@ public final class Transformer {
 
   /** The output distribution: log-probabilities [n, vocab] of decoder states [n, d_model]. */
   public INDArray logProbabilities(INDArray decoderStates) {
-    return Generator.logSoftmax(generator.logits(decoderStates));
+    return Generator.logSoftmax(logits(decoderStates));
+  }
+
+  /** The scores before the softmax, [n, vocab], of decoder states [n, d_model]. */
+  public INDArray logits(INDArray decoderStates) {
+    return generator.logits(decoderStates);
   }
 
   /** Forward pass and loss (mean label-smoothed cross-entropy per non-padding target token). */

@@ -16,6 +16,11 @@ class BeamTest {
     return new float[] {(float) Math.log(pad), (float) Math.log(bos), (float) Math.log(eos), (float) Math.log(word)};
   }
 
+  /** Advances a beam by full rows of log-probabilities. */
+  private static void advance(Beam beam, float[][] logProbabilities) {
+    beam.advance(FullRecomputeSearch.best(logProbabilities, beam.candidatesPerHypothesis()));
+  }
+
   private static float[][] rows(float[] row, int n) {
     float[][] r = new float[n][];
     java.util.Arrays.fill(r, row);
@@ -37,9 +42,9 @@ class BeamTest {
   @Test
   void greedyBeamStopsAtEos() {
     Beam beam = new Beam(1, BOS, EOS, 10, new LengthPenalty.Power(0));
-    beam.advance(new float[][] {row(0.01, 0.01, 0.18, 0.8)});
+    advance(beam, new float[][] {row(0.01, 0.01, 0.18, 0.8)});
     assertFalse(beam.done());
-    beam.advance(new float[][] {row(0.01, 0.01, 0.9, 0.08)});
+    advance(beam, new float[][] {row(0.01, 0.01, 0.9, 0.08)});
     assertTrue(beam.done());
     Translation t = beam.best();
     assertArrayEquals(new int[] {3}, t.tokens(), "output without BOS and EOS");
@@ -50,8 +55,8 @@ class BeamTest {
   @Test
   void maximumLengthCutsAnUnfinishedHypothesis() {
     Beam beam = new Beam(1, BOS, EOS, 2, new LengthPenalty.Power(0));
-    beam.advance(new float[][] {row(0.01, 0.01, 0.08, 0.9)});
-    beam.advance(new float[][] {row(0.01, 0.01, 0.08, 0.9)});
+    advance(beam, new float[][] {row(0.01, 0.01, 0.08, 0.9)});
+    advance(beam, new float[][] {row(0.01, 0.01, 0.08, 0.9)});
     assertTrue(beam.done());
     assertFalse(beam.best().finished());
     assertArrayEquals(new int[] {3, 3}, beam.best().tokens());
@@ -64,12 +69,12 @@ class BeamTest {
     float[] first = row(0.0001, 0.0001, 0.4, 0.5998);
     float[] second = row(0.0001, 0.0001, 0.6, 0.3998);
     Beam raw = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(0));
-    raw.advance(new float[][] {first});
-    raw.advance(rows(second, raw.active().size()));
+    advance(raw, new float[][] {first});
+    advance(raw, rows(second, raw.active().size()));
     assertArrayEquals(new int[] {}, raw.best().tokens(), "without normalization the short output wins");
     Beam normalized = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(1));
-    normalized.advance(new float[][] {first});
-    normalized.advance(rows(second, normalized.active().size()));
+    advance(normalized, new float[][] {first});
+    advance(normalized, rows(second, normalized.active().size()));
     assertArrayEquals(new int[] {3}, normalized.best().tokens(), "per-token normalization prefers the longer one");
   }
 }

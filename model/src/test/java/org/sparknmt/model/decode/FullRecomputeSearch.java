@@ -49,7 +49,7 @@ final class FullRecomputeSearch {
           int n = beam.active().size();
           float[][] mine = new float[n][];
           System.arraycopy(next, row, mine, 0, n);
-          beam.advance(mine);
+          beam.advance(best(mine, beam.candidatesPerHypothesis()));
           row += n;
         }
       }
@@ -71,5 +71,20 @@ final class FullRecomputeSearch {
     INDArray states = model.decode(n, ids, null, memory, keep, false);
     INDArray last = states.reshape(n, t, d).get(NDArrayIndex.all(), NDArrayIndex.point(t - 1), NDArrayIndex.all());
     return model.logProbabilities(last.dup('c')).castTo(DataType.FLOAT).toFloatMatrix();
+  }
+
+  /** The k best tokens of full rows of log-probabilities [n][vocab]. */
+  static NextTokens best(float[][] logProbabilities, int k) {
+    int[][] tokens = new int[logProbabilities.length][];
+    float[][] best = new float[logProbabilities.length][];
+    for (int i = 0; i < tokens.length; i++) {
+      float[] row = logProbabilities[i];
+      tokens[i] = TopK.indices(row, k);
+      best[i] = new float[tokens[i].length];
+      for (int j = 0; j < best[i].length; j++) {
+        best[i][j] = row[tokens[i][j]];
+      }
+    }
+    return new NextTokens(tokens, best);
   }
 }

@@ -1,6 +1,6 @@
 package org.sparknmt.model.decode;
 
-/** The indices of the k largest values of a row, best first (a partial insertion sort: k is a few beams). */
+/** The indices of the k largest values of a row, best first (a partial insertion sort: k is a few beams): the oracle's top k. */
 final class TopK {
   private TopK() {}
 
