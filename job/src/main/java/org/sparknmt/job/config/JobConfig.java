@@ -49,7 +49,23 @@ public final class JobConfig {
     }
     Config resolved = merged.resolve();
     rejectUnknownKeys(resolved, defaults);
+    checkAcrossSections(resolved);
     return new JobConfig(resolved);
+  }
+
+  /**
+   * Checks that involve keys of two sections, so that no job finds them mid-run: a kept pair has up to
+   * {@code data.max_subwords} subwords a side, the model sees them plus EOS (source) or BOS (target).
+   */
+  private static void checkAcrossSections(Config config) {
+    int maxSubwords = config.getInt("data.max_subwords");
+    int maxLength = config.getInt("model.max_length");
+    if (maxSubwords + 1 > maxLength) {
+      throw new ConfigException.BadValue(config.getValue("data.max_subwords").origin(), "data.max_subwords",
+          "data.max_subwords + 1 (" + (maxSubwords + 1) + ") must be at most model.max_length (" + maxLength
+              + ", " + config.getValue("model.max_length").origin().description()
+              + "): a sentence of that many subwords plus EOS would not fit the model");
+    }
   }
 
   private static Config parseOverride(String override) {
@@ -79,11 +95,6 @@ public final class JobConfig {
   /** The section at {@code path} bound to the record type {@code type}; see {@link RecordBinder}. */
   public <R extends Record> R bind(String path, Class<R> type) {
     return RecordBinder.bind(config.getConfig(path), path, type);
-  }
-
-  /** The raw configuration, for sections not bound to records. */
-  public Config raw() {
-    return config;
   }
 
   /** The effective configuration as HOCON, for logs and for saving beside outputs. */

@@ -68,12 +68,4 @@ public final class RoundPlan {
     }
     return slots;
   }
-
-  public int workers() {
-    return workers;
-  }
-
-  public int averagingFrequency() {
-    return averagingFrequency;
-  }
 }

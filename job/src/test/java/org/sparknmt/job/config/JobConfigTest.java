@@ -54,6 +54,15 @@ class JobConfigTest {
   }
 
   @Test
+  void sentencesLongerThanTheModelIsAUsageErrorNamingBothKeys() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> JobConfig.load(null, List.of("model.max_length=128")));
+    assertTrue(e.getMessage().contains("data.max_subwords"), e.getMessage());
+    assertTrue(e.getMessage().contains("model.max_length (128, --set model.max_length=128"), e.getMessage());
+    JobConfig.load(null, List.of("model.max_length=128", "data.max_subwords=127"));
+  }
+
+  @Test
   void unknownKeyInSetNamesTheOverride() {
     ConfigException e = assertThrows(ConfigException.class,
         () -> JobConfig.load(null, List.of("model.lyers=6")));

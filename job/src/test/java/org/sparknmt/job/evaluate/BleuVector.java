@@ -27,7 +27,7 @@ record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, J
     if (dir == null || dir.isBlank()) {
       dir = System.getenv("NMT_VECTORS_BLEU");
     }
-    return Path.of(dir == null || dir.isBlank() ? "../shared/testvectors/bleu" : dir);
+    return Path.of(dir == null || dir.isBlank() ? "../testvectors/bleu" : dir);
   }
 
   /** Every sub-folder of {@link #folder()}, in name order; none at all is an error, not a pass. */

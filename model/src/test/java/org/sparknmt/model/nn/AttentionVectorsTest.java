@@ -29,7 +29,7 @@ class AttentionVectorsTest {
     if (dir == null || dir.isBlank()) {
       dir = System.getenv("NMT_VECTORS_ATTENTION");
     }
-    return Path.of(dir == null || dir.isBlank() ? "../shared/testvectors/attention" : dir);
+    return Path.of(dir == null || dir.isBlank() ? "../testvectors/attention" : dir);
   }
 
   @TestFactory
