@@ -3,14 +3,12 @@ package org.sparknmt.model.decode;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.DynamicCustomOp;
-import org.nd4j.linalg.api.ops.impl.reduce.custom.LogSumExp;
-import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
 import org.sparknmt.model.nn.Transformer;
 
 /**
  * What a beam needs of the output distribution: the k most probable next tokens of each hypothesis and
- * their log-probabilities, best first. Only these k leave the native arrays, not the [n, vocab] rows.
+ * their log-probabilities, best first.
  *
  * @param tokens [hypotheses][k] token ids
  * @param logProbabilities [hypotheses][k] log p of those tokens
@@ -18,17 +16,33 @@ import org.sparknmt.model.nn.Transformer;
 record NextTokens(int[][] tokens, float[][] logProbabilities) {
 
   /**
-   * The k best tokens of each decoder state [n, d_model]: the top k of the logits (their order is the
-   * order of the log-probabilities), log p = z − log Σ exp z.
+   * The k best tokens of each decoder state [n, d_model]: the top k of the logits z (their order is
+   * the order of the log-probabilities), log p = z − log Σ exp z. The normalizer is computed in ND4J;
+   * the logits leave it in one bulk copy and the top k is found in Java. (Measured on [128, 8000]:
+   * ND4J's top_k op took 365 ms and its logsumexp op 81 ms, the copy and the Java top 8 3 ms, the
+   * normalizer from max, exp, sum and log 7 ms.)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
-    INDArray logits = model.logits(states);
-    // ND4J 1.0.0-M2's TopK(INDArray, k, sorted) passes `sorted` where libnd4j reads k (so k = 1): name the arguments
-    INDArray[] top = Nd4j.exec(DynamicCustomOp.builder("top_k").addInputs(logits)
-        .addIntegerArguments((int) Math.min(k, logits.size(1))).addBooleanArguments(true).build());
-    INDArray logNormalizer = Nd4j.exec(new LogSumExp(logits, true, 1))[0];
-    INDArray logProbabilities = top[0].subColumnVector(logNormalizer).castTo(DataType.FLOAT);
-    return new NextTokens(top[1].toIntMatrix(), logProbabilities.toFloatMatrix());
+    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
+    if (logits.isView() || logits.ordering() != 'c') {
+      logits = logits.dup('c');
+    }
+    INDArray max = logits.max(true, 1);
+    INDArray logNormalizer = Transforms.log(Transforms.exp(logits.subColumnVector(max), false).sum(true, 1), false)
+        .addi(max);
+    float[] normalizers = logNormalizer.toFloatVector();
+    float[] z = logits.data().asFloat();
+    int vocab = (int) logits.size(1);
+    int[][] tokens = new int[normalizers.length][];
+    float[][] logProbabilities = new float[normalizers.length][];
+    for (int i = 0; i < tokens.length; i++) {
+      tokens[i] = TopK.indices(z, i * vocab, vocab, k);
+      logProbabilities[i] = new float[tokens[i].length];
+      for (int j = 0; j < tokens[i].length; j++) {
+        logProbabilities[i][j] = z[i * vocab + tokens[i][j]] - normalizers[i];
+      }
+    }
+    return new NextTokens(tokens, logProbabilities);
   }
 
   /** Rows from (inclusive) to (exclusive): one sentence's hypotheses. */

@@ -36,7 +36,8 @@ class BeamTest {
 
   @Test
   void topKIsBestFirst() {
-    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(new float[] {0.5f, -1f, 0.1f, 2f}, 3));
+    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(new float[] {0.5f, -1f, 0.1f, 2f}, 0, 4, 3));
+    assertArrayEquals(new int[] {1, 0}, TopK.indices(new float[] {9f, 0.5f, 2f, 0.1f}, 1, 3, 2), "relative to from");
   }
 
   @Test

@@ -79,7 +79,7 @@ final class FullRecomputeSearch {
     float[][] best = new float[logProbabilities.length][];
     for (int i = 0; i < tokens.length; i++) {
       float[] row = logProbabilities[i];
-      tokens[i] = TopK.indices(row, k);
+      tokens[i] = TopK.indices(row, 0, row.length, k);
       best[i] = new float[tokens[i].length];
       for (int j = 0; j < best[i].length; j++) {
         best[i][j] = row[tokens[i][j]];

@@ -1,0 +1,26 @@
+package org.sparknmt.model.decode;
+
+/** The indices of the k largest values of a row, best first (a partial insertion sort: k is a few beams). */
+final class TopK {
+  private TopK() {}
+
+  /** The k best of values[from … from + length − 1], as indices relative to from. */
+  static int[] indices(float[] values, int from, int length, int k) {
+    int m = Math.min(k, length);
+    int[] best = new int[m];
+    int size = 0;
+    for (int j = 0; j < length; j++) {
+      float v = values[from + j];
+      if (size == m && v <= values[from + best[m - 1]]) {
+        continue;
+      }
+      int pos = size < m ? size++ : m - 1;
+      while (pos > 0 && values[from + best[pos - 1]] < v) {
+        best[pos] = best[pos - 1];
+        pos--;
+      }
+      best[pos] = j;
+    }
+    return best;
+  }
+}
