@@ -96,7 +96,7 @@ public final class RunLock implements AutoCloseable {
     Optional<Holder> other = read(fs, file);
     String who = other.map(Holder::toString).orElse("an unknown writer (the lock file is empty or unreadable)");
     if (breakLock || other.isPresent() && other.get().deadOnThisHost()) {
-      LOG.warn("{} the lock {} of {}", breakLock ? "--break-lock: breaking" : "taking over the stale", file, who);
+      LOG.warn("{} {} of {}", breakLock ? "--break-lock: breaking the lock" : "taking over the stale lock", file, who);
       fs.delete(file, false);
       taken = tryCreate(fs, file, me);
       if (taken.isPresent()) {
