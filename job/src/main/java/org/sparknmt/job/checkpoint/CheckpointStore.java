@@ -50,6 +50,8 @@ public final class CheckpointStore {
   private final Path root;
   private final FileSystem fs;
   private final Configuration hadoop;
+  /** Names this store's temporary folders and probes, so that {@link #prune} removes only its own. */
+  private final String writer = UUID.randomUUID().toString();
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -98,7 +100,7 @@ public final class CheckpointStore {
 
   private Path write(String name, Path target, TrainingState state, ModelWriter model, ModelWriter outer)
       throws IOException {
-    Path temporary = new Path(root, "." + name + ".tmp-" + UUID.randomUUID());
+    Path temporary = new Path(root, "." + name + ".tmp-" + writer + "-" + UUID.randomUUID());
     fs.mkdirs(temporary);
     Map<String, String> checksums = new LinkedHashMap<>();
     checksums.put(MODEL, write(new Path(temporary, MODEL), model));
@@ -132,7 +134,7 @@ public final class CheckpointStore {
    * first checkpoint. Writes a one-byte probe file under the checkpoint folder and deletes it.
    */
   public void checkWritable(long checkpointBytes) throws IOException {
-    Path probe = new Path(root, ".write-probe-" + UUID.randomUUID());
+    Path probe = new Path(root, ".write-probe-" + writer + "-" + UUID.randomUUID());
     try {
       fs.mkdirs(root);
       write(probe, out -> out.write(1));
@@ -281,8 +283,9 @@ public final class CheckpointStore {
   }
 
   /**
-   * Deletes all but the newest {@code keepLast} checkpoints and the best one; also removes
-   * temporary folders left by interrupted writes.
+   * Deletes all but the newest {@code keepLast} checkpoints and the best one; also removes the
+   * temporary folders and probes of this store's own interrupted writes. Those of other writers stay:
+   * one may still be writing (see {@link #removeLeftovers}).
    */
   public void prune(int keepLast) throws IOException {
     List<Checkpoint> all = list();
@@ -293,9 +296,24 @@ public final class CheckpointStore {
         fs.delete(old.path(), true);
       }
     }
+    removeTemporaries(writer + "-");
+  }
+
+  /**
+   * Removes the temporary folders and probes of every writer: only for the holder of the run's lock
+   * when no other writer can be alive (it took a free or a stale lock, not a broken one).
+   */
+  public void removeLeftovers() throws IOException {
+    if (fs.exists(root)) {
+      removeTemporaries("");
+    }
+  }
+
+  private void removeTemporaries(String writerPrefix) throws IOException {
     for (FileStatus status : fs.listStatus(root)) {
       String name = status.getPath().getName();
-      if (name.startsWith(".") && (name.contains(".tmp-") || name.startsWith(".write-probe-"))) {
+      boolean matches = name.contains(".tmp-" + writerPrefix) || name.startsWith(".write-probe-" + writerPrefix);
+      if (name.startsWith(".") && matches) {
         fs.delete(status.getPath(), true);
       }
     }

@@ -69,12 +69,14 @@ public final class RunLock implements AutoCloseable {
   private final Path file;
   private final Holder holder;
   private final OutputStream stream;
+  private final boolean broken;
 
-  private RunLock(FileSystem fs, Path file, Holder holder, OutputStream stream) {
+  private RunLock(FileSystem fs, Path file, Holder holder, OutputStream stream, boolean broken) {
     this.fs = fs;
     this.file = file;
     this.holder = holder;
     this.stream = stream;
+    this.broken = broken;
   }
 
   /**
@@ -89,7 +91,7 @@ public final class RunLock implements AutoCloseable {
     FileSystem fs = file.getFileSystem(hadoop);
     fs.mkdirs(file.getParent());
     Holder me = Holder.current(command);
-    Optional<RunLock> taken = tryCreate(fs, file, me);
+    Optional<RunLock> taken = tryCreate(fs, file, me, false);
     if (taken.isPresent()) {
       return taken.get();
     }
@@ -98,7 +100,7 @@ public final class RunLock implements AutoCloseable {
     if (breakLock || other.isPresent() && other.get().deadOnThisHost()) {
       LOG.warn("{} {} of {}", breakLock ? "--break-lock: breaking the lock" : "taking over the stale lock", file, who);
       fs.delete(file, false);
-      taken = tryCreate(fs, file, me);
+      taken = tryCreate(fs, file, me, breakLock);
       if (taken.isPresent()) {
         return taken.get();
       }
@@ -118,6 +120,11 @@ public final class RunLock implements AutoCloseable {
     return file;
   }
 
+  /** Whether this lock was taken with --break-lock from a holder that may still run (and write). */
+  public boolean broken() {
+    return broken;
+  }
+
   /** Releases the lock: closes the file and deletes it, unless another writer broke the lock and holds it now. */
   @Override
   public void close() throws IOException {
@@ -135,7 +142,7 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
-  private static Optional<RunLock> tryCreate(FileSystem fs, Path file, Holder me) throws IOException {
+  private static Optional<RunLock> tryCreate(FileSystem fs, Path file, Holder me, boolean broken) throws IOException {
     OutputStream stream;
     try {
       stream = create(fs, file);
@@ -152,7 +159,7 @@ public final class RunLock implements AutoCloseable {
     } else {
       stream.flush();
     }
-    return Optional.of(new RunLock(fs, file, me, stream));
+    return Optional.of(new RunLock(fs, file, me, stream, broken));
   }
 
   /** A new file, failing when one exists: O_EXCL locally, where Hadoop's own check-then-create would race. */

@@ -5,6 +5,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
@@ -41,6 +42,10 @@ public final class TrainCommand implements Callable<Integer> {
     LOG.info("effective configuration:\n{}", config.render());
     SparkConf sparkConf = spark.sparkConf("sparknmt train " + run);
     try (RunLock lock = runLock.acquire(run, "train", sparkConf); JavaSparkContext sc = new JavaSparkContext(sparkConf)) {
+      if (!lock.broken()) {
+        // no other writer can be alive: what killed writers left half-written goes
+        new CheckpointStore(run, sc.hadoopConfiguration()).removeLeftovers();
+      }
       TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume);
       System.out.printf("train: stopped at step %d (%s); train loss %.4f%s%n", result.step(), result.stopReason(),
           result.trainLoss(), result.lastValidation() == null ? ""
