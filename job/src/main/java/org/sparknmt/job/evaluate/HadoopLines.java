@@ -3,6 +3,7 @@ package org.sparknmt.job.evaluate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +32,9 @@ import scala.Tuple2;
  * The lines of a text corpus on any Hadoop file system, in file order: a file (plain or compressed,
  * e.g. {@code .gz}), a directory of part files as Spark writes them, or a glob. Lines are what
  * sacreBLEU reads: they end at '\n' only (a '\r' stays in the line, where it is whitespace), and a
- * UTF-8 byte order mark stays at the start of the first line.
+ * UTF-8 byte order mark stays at the start of the first line. Bytes that are not UTF-8 fail the job
+ * naming the file and the line's byte offset, as sacreBLEU's Python fails on them, rather than
+ * becoming U+FFFD: a file in another encoding would otherwise be translated or scored as garbage.
  */
 public final class HadoopLines {
   private static final String BOM = "\uFEFF";
@@ -76,7 +79,8 @@ public final class HadoopLines {
 
       @Override
       public String next() {
-        String line = records.next()._2().toString();
+        Tuple2<LongWritable, Text> record = records.next();
+        String line = strictUtf8(record._2(), split.getPath(), record._1().get());
         if (bomPending) {
           bomPending = false;
           return BOM + line;
@@ -84,6 +88,14 @@ public final class HadoopLines {
         return line;
       }
     };
+  }
+
+  private static String strictUtf8(Text text, Path file, long offset) {
+    try {
+      return Text.decode(text.getBytes(), 0, text.getLength(), false);
+    } catch (CharacterCodingException e) {
+      throw new UncheckedIOException(new IOException(file + ": the line at byte " + offset + " is not valid UTF-8", e));
+    }
   }
 
   private static boolean startsWithBom(Path file, Configuration conf) throws IOException {

@@ -144,6 +144,18 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void aLineThatIsNotUtf8FailsNamingTheFileAndTheLine() throws IOException {
+    FileSystem fs = HDFS.hdfs().cluster().getFileSystem();
+    try (OutputStream out = fs.create(new Path("/latin1/hyp.txt"))) {
+      out.write(new byte[] {'o', 'k', '\n', 'c', 'a', 'f', (byte) 0xE9, '\n', 'x', '\n'});
+    }
+    Exception e = assertThrows(Exception.class,
+        () -> HadoopLines.read(SPARK.sc(), HDFS.path("/latin1/hyp.txt"), "--hyp").collect());
+    assertTrue(e.getMessage().contains(HDFS.path("/latin1/hyp.txt") + ": the line at byte 3 is not valid UTF-8"),
+        e.getMessage());
+  }
+
+  @Test
   void aMissingFileIsNamed() throws IOException {
     String ref = write("/missing/ref.txt", EvaluationTest.REFS);
     String hyp = HDFS.path("/missing/hyp.txt");
