@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ipc.RemoteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,24 +92,46 @@ public final class RunLock implements AutoCloseable {
     FileSystem fs = file.getFileSystem(hadoop);
     fs.mkdirs(file.getParent());
     Holder me = Holder.current(command);
-    Optional<RunLock> taken = tryCreate(fs, file, me, false);
-    if (taken.isPresent()) {
-      return taken.get();
+    IOException refusal;
+    try {
+      return create(fs, file, me, false);
+    } catch (LockFileExists e) {
+      refusal = e;
     }
     Optional<Holder> other = read(fs, file);
     String who = other.map(Holder::toString).orElse("an unknown writer (the lock file is empty or unreadable)");
     if (breakLock || other.isPresent() && other.get().deadOnThisHost()) {
       LOG.warn("{} {} of {}", breakLock ? "--break-lock: breaking the lock" : "taking over the stale lock", file, who);
       fs.delete(file, false);
-      taken = tryCreate(fs, file, me, breakLock);
-      if (taken.isPresent()) {
-        return taken.get();
+      try {
+        return create(fs, file, me, breakLock);
+      } catch (LockFileExists e) {
+        refusal = e;
+        who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
       }
-      other = read(fs, file);
-      who = other.map(Holder::toString).orElse("an unknown writer");
     }
-    throw new Held(file + " is held by " + who + ": only one prepare, train or average may write to a run at a time. "
-        + "Wait for it to finish, or if it no longer runs (killed on another host), rerun with --break-lock");
+    throw new Held(file + " is held by " + who + lease(refusal.getCause()) + ": only one prepare, train or average may "
+        + "write to a run at a time. Wait for it to finish, or if it no longer runs (killed on another host), rerun "
+        + "with --break-lock");
+  }
+
+  /**
+   * What HDFS's refusal to create the lock file says about its holder, which matters most for a holder
+   * on another host: whose Hadoop client still renews the file's lease (it runs, or ran less than a
+   * minute ago), or stopped over a minute ago (the soft limit), or whose file HDFS has closed.
+   */
+  private static String lease(Throwable refusal) {
+    String type = refusal instanceof RemoteException remote ? remote.getClassName() : refusal.getClass().getName();
+    if (type.endsWith(".AlreadyBeingCreatedException")) {
+      return " (its HDFS lease is live: the holder's client renewed it within the last minute)";
+    }
+    if (type.endsWith(".RecoveryInProgressException")) {
+      return " (its HDFS lease has expired: the holder's client has not renewed it for over a minute; it is probably gone)";
+    }
+    if (refusal instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
+      return " (HDFS has closed the lock file: its holder no longer holds it open)";
+    }
+    return "";
   }
 
   /** This lock's holder: this process. */
@@ -142,13 +165,20 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
-  private static Optional<RunLock> tryCreate(FileSystem fs, Path file, Holder me, boolean broken) throws IOException {
+  /** The lock file exists: {@code getCause()} is how the file system refused to create it. */
+  private static final class LockFileExists extends IOException {
+    LockFileExists(IOException refusal) {
+      super(refusal);
+    }
+  }
+
+  private static RunLock create(FileSystem fs, Path file, Holder me, boolean broken) throws IOException {
     OutputStream stream;
     try {
-      stream = create(fs, file);
+      stream = createNew(fs, file);
     } catch (IOException e) {
       if (fs.exists(file)) {
-        return Optional.empty();
+        throw new LockFileExists(e);
       }
       throw new IOException("cannot create the run lock " + file + ": " + e.getMessage(), e);
     }
@@ -159,11 +189,11 @@ public final class RunLock implements AutoCloseable {
     } else {
       stream.flush();
     }
-    return Optional.of(new RunLock(fs, file, me, stream, broken));
+    return new RunLock(fs, file, me, stream, broken);
   }
 
   /** A new file, failing when one exists: O_EXCL locally, where Hadoop's own check-then-create would race. */
-  private static OutputStream create(FileSystem fs, Path file) throws IOException {
+  private static OutputStream createNew(FileSystem fs, Path file) throws IOException {
     if (fs instanceof LocalFileSystem local) {
       return Files.newOutputStream(local.pathToFile(file).toPath(), StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE);

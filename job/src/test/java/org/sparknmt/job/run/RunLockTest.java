@@ -13,8 +13,13 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.time.Instant;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.job.Main;
@@ -42,14 +47,40 @@ class RunLockTest {
     double seconds = (System.nanoTime() - start) / 1e9;
     RunLock.Holder holder = first.holder();
     assertEquals(run + "/.lock is held by sparknmt train on host " + holder.host() + ", pid " + holder.pid() + ", started "
-        + holder.started() + ": only one prepare, train or average may write to a run at a time. Wait for it to "
-        + "finish, or if it no longer runs (killed on another host), rerun with --break-lock", held.getMessage());
+        + holder.started() + " (its HDFS lease is live: the holder's client renewed it within the last minute): only one "
+        + "prepare, train or average may write to a run at a time. Wait for it to finish, or if it no longer runs "
+        + "(killed on another host), rerun with --break-lock", held.getMessage());
     assertTrue(seconds < 5, "took " + seconds + " s");
 
     first.close();
     FileSystem fs = new Path(run).getFileSystem(new Configuration());
     assertFalse(fs.exists(new Path(run, RunLock.FILE)), "released");
     RunLock.acquire(run, "average", false, ownClient()).close();
+  }
+
+  @Test
+  void aHolderOnAnotherHostWhoseClientStoppedRenewingIsNamedAsProbablyGone() throws Exception {
+    String run = HDFS.path("/expired-run");
+    Path file = new Path(run, RunLock.FILE);
+    DistributedFileSystem elsewhere = (DistributedFileSystem) file.getFileSystem(ownClient());
+    RunLock.Holder holder = new RunLock.Holder("far", "other-host", 4242, Instant.now().toString(), "train");
+    FSDataOutputStream out = elsewhere.create(file, false);
+    out.write(new ObjectMapper().writeValueAsBytes(holder));
+    out.hflush();
+    MiniDFSCluster cluster = HDFS.hdfs().cluster();
+    cluster.setLeasePeriod(1000, HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT * 1000);
+    try {
+      // the holder's process dies: its client stops renewing the lease, the file stays open
+      elsewhere.getClient().closeAllFilesBeingWritten(true);
+      Thread.sleep(2000);
+      RunLock.Held held = assertThrows(RunLock.Held.class, () -> RunLock.acquire(run, "train", false, ownClient()));
+      assertTrue(held.getMessage().contains("is held by sparknmt train on host other-host, pid 4242, started "
+          + holder.started() + " (its HDFS lease has expired: the holder's client has not renewed it for over a minute; "
+          + "it is probably gone)"), held.getMessage());
+    } finally {
+      cluster.setLeasePeriod(HdfsConstants.LEASE_SOFTLIMIT_PERIOD, HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT * 1000);
+    }
+    RunLock.acquire(run, "train", true, ownClient()).close();
   }
 
   @Test
