@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -50,7 +51,11 @@ public final class RunLock implements AutoCloseable {
         return false;
       }
       Optional<Instant> processStart = ProcessHandle.of(pid).flatMap(p -> p.info().startInstant());
-      return ProcessHandle.of(pid).isEmpty() || processStart.isPresent() && processStart.get().isAfter(Instant.parse(started));
+      try {
+        return ProcessHandle.of(pid).isEmpty() || processStart.isPresent() && processStart.get().isAfter(Instant.parse(started));
+      } catch (DateTimeParseException e) {
+        return false; // a lock file edited by hand: nothing proves its holder dead
+      }
     }
 
     @Override
