@@ -52,7 +52,9 @@ public final class RunLock implements AutoCloseable {
       }
       Optional<Instant> processStart = ProcessHandle.of(pid).flatMap(p -> p.info().startInstant());
       try {
-        return ProcessHandle.of(pid).isEmpty() || processStart.isPresent() && processStart.get().isAfter(Instant.parse(started));
+        // no such process, or one started after the lock: the pid was reused
+        return ProcessHandle.of(pid).isEmpty()
+            || processStart.isPresent() && processStart.get().isAfter(Instant.parse(started));
       } catch (DateTimeParseException e) {
         return false; // a lock file edited by hand: nothing proves its holder dead
       }
