@@ -70,7 +70,7 @@ public final class TinyRun {
     PreparedData data = PreparedData.open(run, hadoop);
     ComputationGraph graph = TransformerFactory.create(MODEL, data.vocabulary().size(), seed);
     TrainingState state = new TrainingState(step, 0, 0, 1, 0.0, seed, data.vocabularySha256(), "", Map.of("valid_loss", validLoss),
-        validLoss, 0, 0.0);
+        validLoss, 0, 0.0, null);
     CheckpointStore store = new CheckpointStore(run, hadoop);
     store.save(name, state, out -> ModelArtifact.write(graph, data.vocabularySha256(), out), null);
     return store.resolve(name);

@@ -62,7 +62,7 @@ public final class TrainScalingBench {
           copyData(sc, prepared, run);
           JobConfig setting = JobConfig.load(file, concat(overrides,
               "train.workers=" + workers, "train.averaging_frequency=" + k));
-          new TrainJob(sc, run, model, setting.bind("train", TrainConfig.class), setting.render()).run(false);
+          new TrainJob(sc, run, model, setting.bind("train", TrainConfig.class), setting.render()).run(TrainJob.Start.RESUME_OR_FRESH);
           report(sc, run, workers, k);
         }
       }

@@ -1,5 +1,6 @@
 package org.sparknmt.job.checkpoint;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -22,6 +23,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -156,28 +158,43 @@ public final class CheckpointStore {
 
   /**
    * Complete checkpoints, oldest first. Temporary folders of interrupted writes are ignored;
-   * checkpoints whose checksums do not match are skipped with a warning naming the file.
+   * checkpoints whose files are damaged or missing are skipped with a warning naming the file. An
+   * I/O error (the file system unreachable, a block without a live replica) is thrown: it says
+   * nothing about the checkpoint, and skipping would resume from an older one.
    */
   public List<Checkpoint> list() throws IOException {
     List<Checkpoint> found = new ArrayList<>();
-    if (!fs.exists(root)) {
-      return found;
-    }
-    for (FileStatus status : fs.listStatus(root)) {
-      Matcher matcher = NAME.matcher(status.getPath().getName());
-      if (!status.isDirectory() || !matcher.matches()) {
+    for (Map.Entry<Path, Optional<String>> folder : verifyAll().entrySet()) {
+      if (folder.getValue().isPresent()) {
+        LOG.warn("skipping checkpoint {}: {}", folder.getKey(), folder.getValue().get());
         continue;
       }
-      Optional<String> problem = verify(status.getPath());
-      if (problem.isPresent()) {
-        LOG.warn("skipping checkpoint {}: {}", status.getPath(), problem.get());
-        continue;
-      }
-      TrainingState state = readState(status.getPath());
-      found.add(new Checkpoint(status.getPath(), Long.parseLong(matcher.group(1)), state));
+      Matcher matcher = NAME.matcher(folder.getKey().getName());
+      matcher.matches();
+      found.add(new Checkpoint(folder.getKey(), Long.parseLong(matcher.group(1)), readState(folder.getKey())));
     }
     found.sort(Comparator.comparingLong(Checkpoint::step));
     return found;
+  }
+
+  /** Every {@code step-N} folder that failed verification, with what is wrong with it. */
+  public Map<String, String> damaged() throws IOException {
+    Map<String, String> damaged = new LinkedHashMap<>();
+    verifyAll().forEach((folder, problem) -> problem.ifPresent(p -> damaged.put(folder.getName(), p)));
+    return damaged;
+  }
+
+  private Map<Path, Optional<String>> verifyAll() throws IOException {
+    Map<Path, Optional<String>> folders = new LinkedHashMap<>();
+    if (!fs.exists(root)) {
+      return folders;
+    }
+    for (FileStatus status : fs.listStatus(root)) {
+      if (status.isDirectory() && NAME.matcher(status.getPath().getName()).matches()) {
+        folders.put(status.getPath(), verify(status.getPath()));
+      }
+    }
+    return folders;
   }
 
   /** The newest complete, intact checkpoint. */
@@ -201,8 +218,12 @@ public final class CheckpointStore {
     return validated.stream().max(byLoss);
   }
 
-  /** Why the checkpoint at {@code folder} cannot be trusted, or empty if its files match their checksums. */
-  public Optional<String> verify(Path folder) {
+  /**
+   * Why the checkpoint at {@code folder} cannot be trusted, or empty if its files match their
+   * checksums. Damage (a missing file, a checksum mismatch, bytes the file system's own checksums
+   * reject, an unparsable {@code checksums.json}) is a reason; other I/O errors are thrown.
+   */
+  public Optional<String> verify(Path folder) throws IOException {
     try {
       FileSystem fs = folder.getFileSystem(hadoop);
       Path checksumFile = new Path(folder, CHECKSUMS);
@@ -212,6 +233,8 @@ public final class CheckpointStore {
       Map<String, String> expected;
       try (InputStream in = fs.open(checksumFile)) {
         expected = JSON.readValue(in, new TypeReference<Map<String, String>>() {});
+      } catch (JsonProcessingException e) {
+        return Optional.of(CHECKSUMS + " is not valid JSON: " + e.getOriginalMessage());
       }
       List<String> files = expected.containsKey(OUTER) ? List.of(MODEL, STATE, OUTER) : List.of(MODEL, STATE);
       for (String file : files) {
@@ -228,8 +251,8 @@ public final class CheckpointStore {
         }
       }
       return Optional.empty();
-    } catch (IOException e) {
-      return Optional.of("unreadable: " + e.getMessage());
+    } catch (ChecksumException e) {
+      return Optional.of("damaged: " + e.getMessage());
     }
   }
 

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param metrics the latest measurements: train_loss, valid_loss, valid_accuracy, valid_bleu ...
  * @param bestValidLoss the best validation loss so far, and {@code validationsSinceBest} for early stopping
  * @param trainSeconds seconds of training rounds so far, over all runs (validation and checkpoints not counted)
+ * @param cursor what {@code epoch} and {@code round} mean (null in checkpoints written before it was saved)
  */
 public record TrainingState(
     long step,
@@ -30,9 +31,16 @@ public record TrainingState(
     Map<String, Double> metrics,
     double bestValidLoss,
     int validationsSinceBest,
-    double trainSeconds) {
+    double trainSeconds,
+    DataCursor cursor) {
 
   public TrainingState {
     metrics = Map.copyOf(metrics);
+  }
+
+  /** The same state with {@code cursor} replaced. */
+  public TrainingState withCursor(DataCursor replacement) {
+    return new TrainingState(step, epoch, round, roundsInEpoch, learningRate, seed, vocabularySha256, config, metrics,
+        bestValidLoss, validationsSinceBest, trainSeconds, replacement);
   }
 }

@@ -12,6 +12,7 @@ import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.run.RunLock;
 import org.sparknmt.model.TransformerConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,14 +29,23 @@ public final class TrainCommand implements Callable<Integer> {
   @Mixin ConfigOptions configOptions;
   @Mixin RunLockOption runLock;
 
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory prepared by `sparknmt prepare` (file://, hdfs://, ...).")
   String run;
 
   @Option(names = "--resume", description = "Require a checkpoint to resume from (a plain rerun resumes too, but also starts fresh when there is none).")
   boolean resume;
 
+  @Option(names = "--restart", description = "Start from step 0 when RUN/checkpoints holds checkpoints but none is intact "
+      + "(without it such a run is refused: a fresh start overwrites them and drops their metrics).")
+  boolean restart;
+
   @Override
   public Integer call() throws Exception {
+    if (resume && restart) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--resume and --restart exclude each other");
+    }
     JobConfig config = configOptions.load();
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     TrainConfig train = config.bind("train", TrainConfig.class);
@@ -46,7 +56,7 @@ public final class TrainCommand implements Callable<Integer> {
         // no other writer can be alive: what killed writers left half-written goes
         new CheckpointStore(run, sc.hadoopConfiguration()).removeLeftovers();
       }
-      TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume);
+      TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume ? TrainJob.Start.RESUME : restart ? TrainJob.Start.RESTART : TrainJob.Start.RESUME_OR_FRESH);
       System.out.printf("train: stopped at step %d (%s); train loss %.4f%s%n", result.step(), result.stopReason(),
           result.trainLoss(), result.lastValidation() == null ? ""
               : String.format(", valid loss %.4f, valid accuracy %.2f%%", result.lastValidation().loss(),

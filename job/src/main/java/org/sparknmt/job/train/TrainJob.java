@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -34,6 +35,7 @@ import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.DataCursor;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
@@ -59,6 +61,16 @@ public final class TrainJob {
   private final TrainConfig config;
   private final String renderedConfig;
 
+  /** How a run starts with respect to the checkpoints already under {@code RUN/checkpoints}. */
+  public enum Start {
+    /** From the newest intact checkpoint, or afresh when there is no {@code step-N} folder at all. */
+    RESUME_OR_FRESH,
+    /** From the newest intact checkpoint; none is an error ({@code --resume}). */
+    RESUME,
+    /** From the newest intact checkpoint, or afresh even when every one is damaged ({@code --restart}). */
+    RESTART
+  }
+
   /** What a run ended with. */
   public record Result(long step, int epoch, double trainLoss, Validation.Result lastValidation, String stopReason) {}
 
@@ -72,16 +84,24 @@ public final class TrainJob {
   }
 
   /**
-   * Trains until {@code max_epochs}, {@code max_steps} or early stopping.
-   *
-   * @param requireCheckpoint fail when there is no checkpoint to resume from ({@code --resume})
+   * Trains until {@code max_epochs}, {@code max_steps}, {@code max_minutes} or early stopping. When
+   * checkpoints exist but none is intact, it refuses to start over (that would overwrite them and
+   * drop their metrics) unless {@code start} is {@link Start#RESTART}.
    */
-  public Result run(boolean requireCheckpoint) throws IOException {
+  public Result run(Start start) throws IOException {
     PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
     CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
-    if (requireCheckpoint && resumeFrom.isEmpty()) {
+    if (start == Start.RESUME && resumeFrom.isEmpty()) {
       throw new IllegalArgumentException("--resume: no intact checkpoint under " + store.root());
+    }
+    if (start != Start.RESTART && resumeFrom.isEmpty()) {
+      Map<String, String> damaged = store.damaged();
+      if (!damaged.isEmpty()) {
+        throw new IOException(store.root() + " holds " + damaged.size() + " checkpoint(s) and none is intact ("
+            + damaged.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; "))
+            + "); a fresh start would overwrite them: restore them, or rerun with --restart to train from step 0");
+      }
     }
     ComputationGraph graph = resumeFrom.isPresent()
         ? restore(store, resumeFrom.get(), data.vocabularySha256())
@@ -102,6 +122,13 @@ public final class TrainJob {
         .persist(StorageLevel.fromString(config.storageLevel()));
     int batches = Math.toIntExact(train.count());
     int workers = config.workers() > 0 ? config.workers() : sc.defaultParallelism();
+    DataCursor cursor = new DataCursor(workers, config.averagingFrequency(), batches);
+    if (state.cursor() != null) {
+      String refusal = state.cursor().refusal(cursor, state.round());
+      if (refusal != null) {
+        throw new IllegalArgumentException("cannot resume from " + resumeFrom.orElseThrow().path() + ": " + refusal);
+      }
+    }
     WorkerTimings timings = new WorkerTimings(sc);
     BlockMomentum outer = config.outer().plainAveraging() ? null
         : new BlockMomentum(config.outer(), resumeFrom.isPresent() ? restoreOuter(store, resumeFrom.get()) : null);
@@ -117,6 +144,7 @@ public final class TrainJob {
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
+    state = state.withCursor(cursor);
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new Loop(store, sparkNet, train, valid, batches, workers, master, outer, progress, metrics,
@@ -128,7 +156,7 @@ public final class TrainJob {
 
   private TrainingState initialState(String vocabularySha256) {
     return new TrainingState(0, 0, 0, 0, 0, config.seed(), vocabularySha256, renderedConfig, Map.of(),
-        Double.POSITIVE_INFINITY, 0, 0);
+        Double.POSITIVE_INFINITY, 0, 0, null);
   }
 
   /** A new float32 model with the paper's Adam driven by the configured schedule. */
@@ -254,7 +282,7 @@ public final class TrainJob {
         measured.put("train_loss", sparkNet.getScore());
         state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
             plan.rounds(), schedule.rate(step), state.seed(), state.vocabularySha256(), renderedConfig,
-            measured, state.bestValidLoss(), state.validationsSinceBest(), seconds);
+            measured, state.bestValidLoss(), state.validationsSinceBest(), seconds, state.cursor());
         progress.afterRound(state, sparkNet.getScore(), metrics);
 
         boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
@@ -311,7 +339,7 @@ public final class TrainJob {
       return new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(), state.learningRate(),
           state.seed(), state.vocabularySha256(), state.config(), measured,
           better ? validation.loss() : state.bestValidLoss(), better ? 0 : state.validationsSinceBest() + 1,
-          state.trainSeconds());
+          state.trainSeconds(), state.cursor());
     }
 
     /**

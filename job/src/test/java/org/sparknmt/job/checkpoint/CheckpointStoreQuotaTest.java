@@ -21,7 +21,7 @@ class CheckpointStoreQuotaTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
 
   private static TrainingState state(long step) {
-    return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of(), Double.POSITIVE_INFINITY, 0, 1.0);
+    return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of(), Double.POSITIVE_INFINITY, 0, 1.0, null);
   }
 
   private static CheckpointStore.ModelWriter model(String text) {

@@ -24,7 +24,7 @@ class CheckpointStoreTest {
 
   private static TrainingState state(long step, Double validLoss) {
     return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf",
-        validLoss == null ? Map.of() : Map.of("valid_loss", validLoss), Double.POSITIVE_INFINITY, 0, 1.0);
+        validLoss == null ? Map.of() : Map.of("valid_loss", validLoss), Double.POSITIVE_INFINITY, 0, 1.0, null);
   }
 
   private static CheckpointStore.ModelWriter model(String text) {
@@ -84,12 +84,12 @@ class CheckpointStoreTest {
   void bestIsByValidationBleuWhenMeasured() throws IOException {
     CheckpointStore store = store();
     store.save(new TrainingState(10, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 2.0, "valid_bleu", 20.0),
-        2.0, 0, 1.0), model("a"), null);
+        2.0, 0, 1.0, null), model("a"), null);
     store.save(new TrainingState(20, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.5, "valid_bleu", 18.0),
-        1.5, 0, 1.0), model("b"), null);
+        1.5, 0, 1.0, null), model("b"), null);
     assertEquals(10, store.best().orElseThrow().step(), "higher BLEU wins over lower loss");
     store.save(new TrainingState(30, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.0, "valid_bleu", 20.0),
-        1.0, 0, 1.0), model("c"), null);
+        1.0, 0, 1.0, null), model("c"), null);
     assertEquals(30, store.best().orElseThrow().step(), "equal BLEU: the lower loss wins");
   }
 

@@ -43,7 +43,7 @@ class RunReportEndToEndTest {
     TrainConfig train = JobConfig.load(null, List.of("train.workers=2", "train.averaging_frequency=2",
         "train.max_epochs=2", "train.warmup_steps=10", "train.valid_bleu_sentences=10", "train.progress_seconds=20"))
         .bind("train", TrainConfig.class);
-    new TrainJob(SPARK.sc(), run, MODEL, train, "test").run(false);
+    new TrainJob(SPARK.sc(), run, MODEL, train, "test").run(TrainJob.Start.RESUME_OR_FRESH);
   }
 
   @Test

@@ -51,7 +51,7 @@ class TrainJobTest {
   @Test
   void learnsAndCheckpointsOnHdfs() throws IOException {
     String run = copyOfPrepared("learns");
-    TrainJob.Result result = job(run, train(4, 0, 2)).run(false);
+    TrainJob.Result result = job(run, train(4, 0, 2)).run(TrainJob.Start.RESUME_OR_FRESH);
 
     assertEquals("max_epochs 4 reached", result.stopReason());
     List<JsonNode> valid = jsonl(run + "/metrics/valid.jsonl");
@@ -95,9 +95,9 @@ class TrainJobTest {
   private String assertResumeIsExact(String suffix, OuterConfig outer) throws IOException {
     String straight = copyOfPrepared("straight" + suffix);
     String resumed = copyOfPrepared("resumed" + suffix);
-    job(straight, train(10, 12, 0).withOuter(outer)).run(false);
-    job(resumed, train(10, 6, 0).withOuter(outer)).run(false);
-    TrainJob.Result second = job(resumed, train(10, 12, 0).withOuter(outer)).run(true);
+    job(straight, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(resumed, train(10, 6, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    TrainJob.Result second = job(resumed, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME);
 
     assertEquals(12, second.step());
     ComputationGraph a = latestModel(straight);
@@ -115,8 +115,8 @@ class TrainJobTest {
   void outerMomentumChangesTheTrainedModel() throws IOException {
     String plain = copyOfPrepared("outer-plain");
     String momentum = copyOfPrepared("outer-momentum");
-    job(plain, train(10, 4, 0)).run(false);
-    job(momentum, train(10, 4, 0).withOuter(new OuterConfig(1, 0.5, false))).run(false);
+    job(plain, train(10, 4, 0)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(momentum, train(10, 4, 0).withOuter(new OuterConfig(1, 0.5, false))).run(TrainJob.Start.RESUME_OR_FRESH);
     assertFalse(java.util.Arrays.equals(latestModel(plain).params().data().asFloat(),
         latestModel(momentum).params().data().asFloat()), "the outer step was not applied");
   }
@@ -125,7 +125,7 @@ class TrainJobTest {
   void stopsByTrainingTimeAndResumesUntilTheTotalIsSpent() throws IOException {
     String run = copyOfPrepared("time-budget");
     double minutes = 0.05;
-    TrainJob.Result first = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(false);
+    TrainJob.Result first = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME_OR_FRESH);
     assertTrue(first.stopReason().startsWith("max_minutes 0.05 reached"), first.stopReason());
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     CheckpointStore.Checkpoint stopped = store.latest().orElseThrow();
@@ -133,10 +133,10 @@ class TrainJobTest {
     double spent = stopped.state().trainSeconds();
     assertTrue(spent >= minutes * 60, "stopped after " + spent + " s of training");
 
-    TrainJob.Result again = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(true);
+    TrainJob.Result again = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME);
     assertEquals(first.step(), again.step(), "the budget was spent already: a rerun trains no further");
 
-    TrainJob.Result second = job(run, train(1000, 0, 1).withMaxMinutes(2 * minutes)).run(true);
+    TrainJob.Result second = job(run, train(1000, 0, 1).withMaxMinutes(2 * minutes)).run(TrainJob.Start.RESUME);
     assertTrue(second.step() > first.step(), "a larger budget resumes training");
     double total = store.latest().orElseThrow().state().trainSeconds();
     assertTrue(total >= 2 * minutes * 60 && total > spent, "stopped after " + total + " s of training in all");
@@ -145,30 +145,55 @@ class TrainJobTest {
   @Test
   void corruptCheckpointIsSkippedAndTrainingResumesFromThePreviousOne() throws IOException {
     String run = copyOfPrepared("corrupt");
-    job(run, train(10, 8, 2).withCheckpointEvery(4)).run(false);
+    job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME_OR_FRESH);
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertEquals(8, store.latest().orElseThrow().step());
-    org.apache.hadoop.fs.Path model = new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL);
-    FileSystem fs = model.getFileSystem(SPARK.sc().hadoopConfiguration());
-    byte[] bytes;
-    try (InputStream in = fs.open(model)) {
-      bytes = in.readAllBytes();
-    }
-    bytes[bytes.length / 2] ^= 0x5A;
-    try (OutputStream out = fs.create(model, true)) {
-      out.write(bytes);
-    }
+    corrupt(new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL));
 
     assertEquals(4, store.latest().orElseThrow().step(), "the damaged step-8 must not count as latest");
-    TrainJob.Result result = job(run, train(10, 8, 2).withCheckpointEvery(4)).run(true);
+    TrainJob.Result result = job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME);
     assertEquals(8, result.step());
     assertEquals(8, store.latest().orElseThrow().step(), "step 8 rewritten intact from step 4");
   }
 
   @Test
+  void noIntactCheckpointIsRefusedUnlessRestartIsAsked() throws IOException {
+    String run = copyOfPrepared("all-damaged");
+    job(run, train(10, 2, 2)).run(TrainJob.Start.RESUME_OR_FRESH);
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    corrupt(new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL));
+
+    IOException refused = assertThrows(IOException.class,
+        () -> job(run, train(10, 2, 2)).run(TrainJob.Start.RESUME_OR_FRESH));
+    assertTrue(refused.getMessage().contains("none is intact (step-00000002: " + CheckpointStore.MODEL + " has SHA-256"),
+        refused.getMessage());
+    assertTrue(refused.getMessage().contains("--restart"), refused.getMessage());
+    assertEquals(1, store.damaged().size(), "the refused run must leave the damaged checkpoint as it was");
+
+    TrainJob.Result restarted = job(run, train(10, 2, 2)).run(TrainJob.Start.RESTART);
+    assertEquals(2, restarted.step());
+    assertEquals(2, store.latest().orElseThrow().step(), "--restart trains from step 0 and rewrites step 2");
+  }
+
+  @Test
+  void aChangedDataCursorIsRefusedMidEpochAndAllowedAtAnEpochEnd() throws IOException {
+    String run = copyOfPrepared("cursor");
+    job(run, train(10, 2, 2)).run(TrainJob.Start.RESUME_OR_FRESH);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> job(run, train(10, 4, 2, 1)).run(TrainJob.Start.RESUME));
+    assertTrue(e.getMessage().contains("round 1 of an epoch planned for train.workers = 2 and "
+        + "train.averaging_frequency = 2, but this run has 1 and 2"), e.getMessage());
+
+    TrainJob.Result epoch = job(run, train(1, 0, 2)).run(TrainJob.Start.RESUME);
+    assertEquals("max_epochs 1 reached", epoch.stopReason());
+    TrainJob.Result oneWorker = job(run, train(2, 0, 2, 1)).run(TrainJob.Start.RESUME);
+    assertEquals("max_epochs 2 reached", oneWorker.stopReason(), "workers may change at an epoch's end");
+  }
+
+  @Test
   void resumeWithoutCheckpointIsAClearError() throws IOException {
     String run = copyOfPrepared("nothing-to-resume");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> job(run, train(1, 0, 2)).run(true));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> job(run, train(1, 0, 2)).run(TrainJob.Start.RESUME));
     assertTrue(e.getMessage().contains("no intact checkpoint"), e.getMessage());
   }
 
@@ -178,9 +203,26 @@ class TrainJobTest {
 
   /** A test training configuration: 2 workers, k = 2, inverse-sqrt with a short warm-up. */
   private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
+    return train(epochs, maxSteps, keepLast, 2);
+  }
+
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast, int workers) {
     TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
-    return new TrainConfig(7, 2, 2, true, defaults.storageLevel(), epochs, maxSteps, 0, LrSchedule.Kind.INVERSE_SQRT,
+    return new TrainConfig(7, workers, 2, true, defaults.storageLevel(), epochs, maxSteps, 0, LrSchedule.Kind.INVERSE_SQRT,
         3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0, defaults.outer());
+  }
+
+  /** Flips bits in the middle of a file, rewriting it whole so HDFS's own checksums match the new bytes. */
+  private static void corrupt(org.apache.hadoop.fs.Path file) throws IOException {
+    FileSystem fs = file.getFileSystem(SPARK.sc().hadoopConfiguration());
+    byte[] bytes;
+    try (InputStream in = fs.open(file)) {
+      bytes = in.readAllBytes();
+    }
+    bytes[bytes.length / 2] ^= 0x5A;
+    try (OutputStream out = fs.create(file, true)) {
+      out.write(bytes);
+    }
   }
 
   private static String copyOfPrepared(String name) throws IOException {
