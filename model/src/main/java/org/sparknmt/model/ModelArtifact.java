@@ -32,9 +32,9 @@ public final class ModelArtifact {
   public static final String METADATA = "sparknmt-model.json";
   public static final String GRAPH = "graph.zip";
   public static final int FORMAT = 1;
-  /** The entries {@link ModelSerializer#writeModel} writes for a graph with its updater: nothing it deserializes as objects. */
-  static final List<String> GRAPH_ENTRIES = List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN,
-      ModelSerializer.UPDATER_BIN);
+  /** What {@link ModelSerializer#writeModel} writes for a graph with its updater: nothing it reads as Java objects. */
+  static final List<String> GRAPH_ENTRIES =
+      List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN, ModelSerializer.UPDATER_BIN);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the artifact says about its model. */

@@ -41,8 +41,8 @@ public final class RunLock implements AutoCloseable {
   /** Who holds a lock. */
   public record Holder(String id, String host, long pid, String started, String command) {
     static Holder current(String command) {
-      return new Holder(UUID.randomUUID().toString(), hostName(), ProcessHandle.current().pid(), Instant.now().toString(),
-          command);
+      return new Holder(UUID.randomUUID().toString(), hostName(), ProcessHandle.current().pid(),
+          Instant.now().toString(), command);
     }
 
     /** Whether this holder ran on this host and its process has ended. */
@@ -133,7 +133,8 @@ public final class RunLock implements AutoCloseable {
       return " (its HDFS lease is live: the holder's client renewed it within the last minute)";
     }
     if (type.endsWith(".RecoveryInProgressException")) {
-      return " (its HDFS lease has expired: the holder's client has not renewed it for over a minute; it is probably gone)";
+      return " (its HDFS lease has expired: the holder's client has not renewed it for over a minute; "
+          + "it is probably gone)";
     }
     if (refusal instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
       return " (HDFS has closed the lock file: its holder no longer holds it open)";
