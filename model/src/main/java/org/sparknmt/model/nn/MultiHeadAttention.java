@@ -80,15 +80,24 @@ public final class MultiHeadAttention {
     return new Gradients(dQuery, dKeyValue);
   }
 
-  /** [n·t, d_model] -> [n, t, h, d_k] -> [n, h, t, d_k] -> [n·h, t, d_k]. */
+  /**
+   * [n·t, d_model] -> [n, t, h, d_k] -> [n, h, t, d_k] -> [n·h, t, d_k]. With t = 1 (an incremental
+   * step) both orders are the same memory, so no copy is needed.
+   */
   private INDArray splitHeads(INDArray x, int n, int t) {
     int dk = dModel / heads;
+    if (t == 1) {
+      return x.reshape('c', (long) n * heads, 1, dk);
+    }
     return x.reshape('c', n, t, heads, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) n * heads, t, dk);
   }
 
-  /** [n·h, t, d_k] -> [n, h, t, d_k] -> [n, t, h, d_k] -> [n·t, d_model]. */
+  /** [n·h, t, d_k] -> [n, h, t, d_k] -> [n, t, h, d_k] -> [n·t, d_model] (with t = 1 the same memory). */
   private INDArray mergeHeads(INDArray x, int n, int t) {
     int dk = dModel / heads;
+    if (t == 1) {
+      return x.reshape('c', n, dModel);
+    }
     return x.reshape('c', n, heads, t, dk).permute(0, 2, 1, 3).dup('c').reshape('c', (long) n * t, dModel);
   }
 }
