@@ -87,7 +87,7 @@ public final class TranslateCommand implements Callable<Integer> {
     for (String line = next(reader, block, translator, writer); line != null;
         line = next(reader, block, translator, writer)) {
       block.add(line);
-      if (!reader.ready() || block.size() >= TranslateJob.BLOCK) {
+      if (!reader.ready() || block.size() >= TranslatedBlocks.BLOCK) {
         write(translator.translate(block), writer);
         block.clear();
       }

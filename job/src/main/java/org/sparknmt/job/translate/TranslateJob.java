@@ -1,10 +1,7 @@
 package org.sparknmt.job.translate;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -14,13 +11,10 @@ import scala.Tuple2;
 
 /**
  * Batch translation on Spark: the model and vocabulary are broadcast once, each partition is
- * translated in blocks of {@value #BLOCK} lines (sorted by length inside a block, order restored),
+ * translated in blocks of {@value TranslatedBlocks#BLOCK} lines (sorted by length inside a block, order restored),
  * and the translations are written as one file with exactly the input's lines in the input's order.
  */
 public final class TranslateJob {
-  /** Lines held and sorted together in a task: bounds a task's memory whatever the partition size. */
-  static final int BLOCK = 10_000;
-
   private TranslateJob() {}
 
   /**
@@ -78,34 +72,7 @@ public final class TranslateJob {
 
   private static Iterator<String> translated(Iterator<String> lines, Broadcast<TranslationModel> model,
       TranslateConfig config, LongAccumulator tokens) {
-    if (!lines.hasNext()) {
-      return Collections.emptyIterator();
-    }
-    SentenceTranslator translator = model.value().sentenceTranslator(config);
-    return new Iterator<>() {
-      private Iterator<String> block = Collections.emptyIterator();
-
-      @Override
-      public boolean hasNext() {
-        if (!block.hasNext() && lines.hasNext()) {
-          List<String> next = new ArrayList<>(BLOCK);
-          while (lines.hasNext() && next.size() < BLOCK) {
-            next.add(lines.next());
-          }
-          long before = translator.targetTokens();
-          block = translator.translate(next).iterator();
-          tokens.add(translator.targetTokens() - before);
-        }
-        return block.hasNext();
-      }
-
-      @Override
-      public String next() {
-        if (!hasNext()) {
-          throw new java.util.NoSuchElementException();
-        }
-        return block.next();
-      }
-    };
+    return TranslatedBlocks.of(lines, line -> line, (line, translation) -> translation,
+        () -> model.value().sentenceTranslator(config), tokens::add);
   }
 }

@@ -1,0 +1,35 @@
+package org.sparknmt.job.ml;
+
+import java.util.Arrays;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The schema rules of {@link TranslationTransformer}: what it reads, what it adds, and the errors naming a column. */
+final class TranslationColumns {
+  private TranslationColumns() {}
+
+  /** The index of the string column {@code name} of {@code schema}; an error names it when it is missing or not a string. */
+  static int source(StructType schema, String name) {
+    if (!Arrays.asList(schema.fieldNames()).contains(name)) {
+      throw new IllegalArgumentException("inputCol \"" + name + "\": no such column; the columns are "
+          + Arrays.toString(schema.fieldNames()));
+    }
+    StructField field = schema.apply(name);
+    if (!field.dataType().equals(DataTypes.StringType)) {
+      throw new IllegalArgumentException("inputCol \"" + name + "\" is a column of type "
+          + field.dataType().simpleString() + ", not string: cast it (col(\"" + name + "\").cast(\"string\")) to translate it");
+    }
+    return schema.fieldIndex(name);
+  }
+
+  /** {@code schema} with the string column {@code output} appended, null where {@code input} is null. */
+  static StructType withTranslation(StructType schema, String input, String output) {
+    StructField source = schema.fields()[source(schema, input)];
+    if (Arrays.asList(schema.fieldNames()).contains(output)) {
+      throw new IllegalArgumentException("outputCol \"" + output + "\" already exists: choose another name (setOutputCol)");
+    }
+    return schema.add(new StructField(output, DataTypes.StringType, source.nullable(), Metadata.empty()));
+  }
+}

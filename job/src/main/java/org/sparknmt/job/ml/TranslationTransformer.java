@@ -1,0 +1,218 @@
+package org.sparknmt.job.ml;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.ml.Transformer;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.DefaultParamsReadable;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslationModel;
+
+/**
+ * A Spark ML {@link Transformer} that appends the translation of a string column to any DataFrame,
+ * with a checkpoint of a sparknmt run: the text path's search ({@code sparknmt translate}) on table
+ * columns, for {@code Pipeline}s, Scala and PySpark (through the JVM).
+ *
+ * <p>Each {@link #transform} loads the checkpoint on the driver (checking its vocabulary against
+ * {@code RUN/data}) and broadcasts it once; each task translates its partition in blocks sorted by
+ * length and emits the partition's rows in their order with every column kept and the translation
+ * appended. A null cell gives null, an empty one an empty string, an over-long one is translated in
+ * pieces as the text path does; no row is dropped. Defaults of the search params are the
+ * {@code translate} config section's defaults; {@link #explainParams()} lists them. Saves and loads
+ * with its params ({@link DefaultParamsWritable}, {@link #load}); the model itself is referenced by
+ * run URI and checkpoint, not copied.
+ */
+public final class TranslationTransformer extends Transformer implements DefaultParamsWritable {
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private final Param<String> run;
+  private final Param<String> checkpoint;
+  private final Param<String> inputCol;
+  private final Param<String> outputCol;
+  private final IntParam beam;
+  private final DoubleParam lengthPenalty;
+  private final DoubleParam maxLenA;
+  private final IntParam maxLenB;
+  private final IntParam batchSize;
+
+  public TranslationTransformer() {
+    this(Identifiable.randomUID("translation"));
+  }
+
+  /** The constructor {@link #load} and {@link #copy} call reflectively. */
+  public TranslationTransformer(String uid) {
+    // Param's constructor reads the parent's uid, so the params are made here, after it is set.
+    this.uid = uid;
+    run = new Param<>(this, "run", "run directory URI (its data/ vocabulary and checkpoints/); required");
+    checkpoint = new Param<>(this, "checkpoint",
+        "checkpoint of the run: latest, best, step-N, N, a folder name under RUN/checkpoints, or a path");
+    inputCol = new Param<>(this, "inputCol", "string column to translate; null gives null, empty gives empty");
+    outputCol = new Param<>(this, "outputCol", "translation column to append (a string column)");
+    beam = new IntParam(this, "beam", "beam width; 1 = greedy search (>= 1)", ParamValidators.gtEq(1));
+    lengthPenalty = new DoubleParam(this, "lengthPenalty", "GNMT length penalty alpha; 0 = raw log-probability (>= 0)",
+        ParamValidators.gtEq(0));
+    maxLenA = new DoubleParam(this, "maxLenA", "outputs stop at maxLenA * |source| + maxLenB subwords (>= 0)",
+        ParamValidators.gtEq(0));
+    maxLenB = new IntParam(this, "maxLenB", "see maxLenA (>= 0)", ParamValidators.gtEq(0));
+    batchSize = new IntParam(this, "batchSize", "sentences searched together, after sorting a block by length (>= 1)",
+        ParamValidators.gtEq(1));
+    TranslateConfig defaults = JobConfig.load(null, List.of()).bind("translate", TranslateConfig.class);
+    setDefault(checkpoint, "latest");
+    setDefault(inputCol, "source");
+    setDefault(outputCol, "translation");
+    setDefault(beam, defaults.beam());
+    setDefault(lengthPenalty, defaults.lengthPenalty());
+    setDefault(maxLenA, defaults.maxLenA());
+    setDefault(maxLenB, defaults.maxLenB());
+    setDefault(batchSize, defaults.batchSize());
+  }
+
+  /** How {@code Pipeline.load} and PySpark's {@code JavaMLReadable} read a saved transformer. */
+  public static MLReader<TranslationTransformer> read() {
+    return new DefaultParamsReadable<TranslationTransformer>() { }.read();
+  }
+
+  public static TranslationTransformer load(String path) {
+    return read().load(path);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  /** Translate with checkpoint {@code spec} ({@code latest}, {@code best}, {@code step-N}, ...) of the run at {@code runUri}. */
+  public TranslationTransformer setCheckpoint(String runUri, String spec) {
+    set(run, runUri);
+    return (TranslationTransformer) set(checkpoint, spec);
+  }
+
+  public TranslationTransformer setInputCol(String value) {
+    return (TranslationTransformer) set(inputCol, value);
+  }
+
+  public TranslationTransformer setOutputCol(String value) {
+    return (TranslationTransformer) set(outputCol, value);
+  }
+
+  public TranslationTransformer setBeam(int value) {
+    return (TranslationTransformer) set(beam, value);
+  }
+
+  public TranslationTransformer setLengthPenalty(double value) {
+    return (TranslationTransformer) set(lengthPenalty, value);
+  }
+
+  public TranslationTransformer setMaxLenA(double value) {
+    return (TranslationTransformer) set(maxLenA, value);
+  }
+
+  public TranslationTransformer setMaxLenB(int value) {
+    return (TranslationTransformer) set(maxLenB, value);
+  }
+
+  public TranslationTransformer setBatchSize(int value) {
+    return (TranslationTransformer) set(batchSize, value);
+  }
+
+  // Spark finds params through public no-argument methods returning Param (explainParams, save, load).
+
+  public Param<String> run() {
+    return run;
+  }
+
+  public Param<String> checkpoint() {
+    return checkpoint;
+  }
+
+  public Param<String> inputCol() {
+    return inputCol;
+  }
+
+  public Param<String> outputCol() {
+    return outputCol;
+  }
+
+  public IntParam beam() {
+    return beam;
+  }
+
+  public DoubleParam lengthPenalty() {
+    return lengthPenalty;
+  }
+
+  public DoubleParam maxLenA() {
+    return maxLenA;
+  }
+
+  public IntParam maxLenB() {
+    return maxLenB;
+  }
+
+  public IntParam batchSize() {
+    return batchSize;
+  }
+
+  public String getInputCol() {
+    return getOrDefault(inputCol);
+  }
+
+  public String getOutputCol() {
+    return getOrDefault(outputCol);
+  }
+
+  /** The search these params describe, in the text path's terms (the input's partitions are kept). */
+  public TranslateConfig searchConfig() {
+    return new TranslateConfig((Integer) getOrDefault(beam), (Double) getOrDefault(lengthPenalty),
+        (Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB), (Integer) getOrDefault(batchSize), 0);
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    return TranslationColumns.withTranslation(schema, getInputCol(), getOutputCol());
+  }
+
+  @Override
+  public Dataset<Row> transform(Dataset<?> dataset) {
+    StructType schema = transformSchema(dataset.schema(), true);
+    int column = TranslationColumns.source(dataset.schema(), getInputCol());
+    if (!isDefined(run)) {
+      throw new IllegalArgumentException("run is not set: setCheckpoint(runUri, checkpoint) names the model");
+    }
+    SparkSession spark = dataset.sparkSession();
+    TranslationModel model = load(getOrDefault(run), getOrDefault(checkpoint), spark);
+    // Not destroyed here: the result is lazy; Spark's cleaner drops the broadcast once the DataFrame is gone.
+    Broadcast<TranslationModel> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(model);
+    return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), column), Encoders.row(schema));
+  }
+
+  @Override
+  public TranslationTransformer copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+
+  private static TranslationModel load(String runUri, String spec, SparkSession spark) {
+    try {
+      return TranslationModel.load(runUri, spec, spark.sparkContext().hadoopConfiguration());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load checkpoint " + spec + " of run " + runUri + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package org.sparknmt.job.ml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.job.TinyRun;
+import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.testkit.MiniHdfs;
+import org.sparknmt.testkit.SparkCluster;
+
+/**
+ * The DataFrame path on a real HDFS and a local-cluster with two executor JVMs: a Parquet table with
+ * ids, nulls, empty strings and an over-long value against the text path's translations of the same
+ * sentences, with an untrained checkpoint of a tiny prepared run. Slow: a prepare run.
+ */
+@Tag("slow")
+class TranslationTransformerTest {
+  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
+
+  private static final StructType SCHEMA = new StructType()
+      .add("id", DataTypes.LongType, false)
+      .add("text", DataTypes.StringType, true)
+      .add("score", DataTypes.IntegerType, false);
+  private static String run;
+  private static SparkSession spark;
+  private static Dataset<Row> table;
+  private static Map<Long, String> sources;
+
+  @BeforeAll
+  static void prepare() throws IOException {
+    run = TinyRun.prepare(SPARK.sc(), HDFS, "tiny-ml", 400);
+    TinyRun.checkpoint(run, CheckpointStore.name(10), 10, 1, 3.0, new Configuration());
+    spark = SparkSession.builder().config(SPARK.sc().getConf()).getOrCreate();
+    List<String> texts = new ArrayList<>(TinyRun.sample("valid.en.gz", 20));
+    texts.add(3, null);
+    texts.add(5, "");
+    texts.add(8, "   ");
+    texts.add(11, String.join(" ", texts.subList(12, 19)));
+    texts.add(null);
+    List<Row> rows = new ArrayList<>();
+    sources = new HashMap<>();
+    for (int i = 0; i < texts.size(); i++) {
+      long id = 1000L + 7 * i;
+      rows.add(RowFactory.create(id, texts.get(i), i * i));
+      sources.put(id, texts.get(i));
+    }
+    String parquet = HDFS.path("/ml/table.parquet");
+    spark.createDataFrame(rows, SCHEMA).repartition(3).write().parquet(parquet);
+    table = spark.read().parquet(parquet);
+  }
+
+  /** The search of TranslateJobTest: short outputs keep an untrained model's searches cheap. */
+  private static TranslationTransformer translation() {
+    return new TranslationTransformer().setCheckpoint(run, "step-10").setInputCol("text").setOutputCol("german")
+        .setBeam(2).setLengthPenalty(0.6).setMaxLenA(0.0).setMaxLenB(6).setBatchSize(4);
+  }
+
+  @Test
+  void aParquetTableKeepsItsRowsColumnsAndOrderAndMatchesTheTextPath() throws IOException {
+    TranslationTransformer translation = translation();
+    assertEquals(new TranslateConfig(2, 0.6, 0.0, 6, 4, 0), translation.searchConfig());
+    List<Row> input = table.collectAsList();
+    Dataset<Row> translated = translation.transform(table);
+    List<Row> output = translated.collectAsList();
+
+    assertEquals(List.of("id", "text", "score", "german"), List.of(translated.schema().fieldNames()));
+    assertEquals(input.size(), output.size());
+    assertEquals(table.rdd().getNumPartitions(), translated.rdd().getNumPartitions());
+    Map<Long, String> expected = textPath();
+    for (int i = 0; i < input.size(); i++) {
+      Row in = input.get(i);
+      Row out = output.get(i);
+      assertEquals(in.getLong(0), out.getLong(0), "row " + i + ": the partition's order");
+      assertEquals(in.get(1), out.get(1), "row " + i);
+      assertEquals(in.getInt(2), out.getInt(2), "row " + i);
+      String source = in.getString(1);
+      if (source == null) {
+        assertNull(out.get(3), "row " + i + ": null gives null");
+      } else {
+        assertEquals(expected.get(in.getLong(0)), out.getString(3), "row " + i + ": \"" + source + "\"");
+        assertEquals(source.isBlank(), out.getString(3).isEmpty(), "row " + i + ": \"" + source + "\"");
+      }
+    }
+    assertTrue(output.stream().map(row -> row.get(3)).distinct().count() > 5, "outputs too alike to show the order");
+  }
+
+  /** The text path (sparknmt translate on a file) on the table's non-null sources, by id. */
+  private static Map<Long, String> textPath() throws IOException {
+    List<Long> ids = sources.keySet().stream().filter(id -> sources.get(id) != null).sorted().toList();
+    String in = TinyRun.write(HDFS, "/ml/text/input.en", ids.stream().map(sources::get).toList(), false);
+    String out = HDFS.path("/ml/text/output.de");
+    TranslationModel model = TranslationModel.load(run, "step-10", new Configuration());
+    TranslateJob.run(SPARK.sc(), model, new TranslateConfig(2, 0.6, 0.0, 6, 4, 2), in, out, true);
+    List<String> lines = TinyRun.read(out, new Configuration());
+    Map<Long, String> byId = new HashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      byId.put(ids.get(i), lines.get(i));
+    }
+    assertFalse(byId.get(1000L + 7 * 11).isEmpty(), "the over-long value is translated in pieces");
+    return byId;
+  }
+
+  @Test
+  void aMissingOrNonStringColumnIsAnErrorNamingIt() {
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> translation().setInputCol("english").transform(table));
+    assertEquals("inputCol \"english\": no such column; the columns are [id, text, score]", missing.getMessage());
+    IllegalArgumentException number = assertThrows(IllegalArgumentException.class,
+        () -> translation().setInputCol("score").transform(table));
+    assertTrue(number.getMessage().startsWith("inputCol \"score\" is a column of type int, not string"),
+        number.getMessage());
+    IllegalArgumentException taken = assertThrows(IllegalArgumentException.class,
+        () -> translation().setOutputCol("id").transform(table));
+    assertTrue(taken.getMessage().startsWith("outputCol \"id\" already exists"), taken.getMessage());
+    IllegalArgumentException noRun = assertThrows(IllegalArgumentException.class,
+        () -> new TranslationTransformer().setInputCol("text").transform(table));
+    assertTrue(noRun.getMessage().startsWith("run is not set"), noRun.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> translation().setBeam(0));
+  }
+
+  @Test
+  void aSavedPipelineLoadsAndGivesTheSameOutput() throws IOException {
+    PipelineModel fitted = new Pipeline().setStages(new PipelineStage[] {translation()}).fit(table);
+    String path = HDFS.path("/ml/pipeline");
+    fitted.write().overwrite().save(path);
+    PipelineModel loaded = PipelineModel.load(path);
+
+    TranslationTransformer stage = (TranslationTransformer) loaded.stages()[0];
+    assertEquals(translation().searchConfig(), stage.searchConfig());
+    assertEquals(run, stage.getOrDefault(stage.run()));
+    assertEquals(fitted.transform(table).collectAsList(), loaded.transform(table).collectAsList());
+    String saved = HDFS.path("/ml/transformer");
+    stage.save(saved);
+    assertEquals("german", TranslationTransformer.load(saved).getOutputCol());
+  }
+
+  @Test
+  void explainParamsListsEveryParamWithItsDefault() {
+    String explained = new TranslationTransformer().explainParams();
+    for (String line : List.of("beam: beam width; 1 = greedy search (>= 1) (default: 4)",
+        "batchSize: sentences searched together, after sorting a block by length (>= 1) (default: 32)",
+        "lengthPenalty: GNMT length penalty alpha; 0 = raw log-probability (>= 0) (default: 0.6)",
+        "checkpoint: checkpoint of the run", "inputCol: string column to translate", "run: run directory URI")) {
+      assertTrue(explained.contains(line), line + " not in:\n" + explained);
+    }
+  }
+}
