@@ -132,6 +132,12 @@ public final class TranslationTransformer extends Transformer implements Default
     return (TranslationTransformer) set(batchSize, value);
   }
 
+  /** The search of {@code config} (its partitions aside: a table keeps its own). */
+  public TranslationTransformer setSearch(TranslateConfig config) {
+    return setBeam(config.beam()).setLengthPenalty(config.lengthPenalty()).setMaxLenA(config.maxLenA())
+        .setMaxLenB(config.maxLenB()).setBatchSize(config.batchSize());
+  }
+
   // Spark finds params through public no-argument methods returning Param (explainParams, save, load).
 
   public Param<String> run() {

@@ -11,11 +11,16 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.checkpoint.CheckpointOption;
+import org.sparknmt.job.ml.TableFormat;
+import org.sparknmt.job.ml.TableOptions;
+import org.sparknmt.job.ml.TableTranslation;
+import org.sparknmt.job.ml.TranslationTransformer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,12 +32,14 @@ import picocli.CommandLine.Option;
 @Command(name = "translate", mixinStandardHelpOptions = true,
     description = {"Translate one sentence a line with a checkpoint of a run: beam search in length-sorted batches on Spark.",
         "Output: one file with exactly the input's lines, in order (an empty line gives an empty line).",
-        "Without --input (or with --input -): read standard input, write standard output, no Spark."})
+        "Without --input (or with --input -): read standard input, write standard output, no Spark.",
+        "With --input-format parquet|orc|json|csv|tsv --column NAME: a table to a table with every input column and the translation."})
 public final class TranslateCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(TranslateCommand.class);
 
   @Mixin SparkOptions spark;
   @Mixin SearchOptions search;
+  @Mixin TableOptions table;
 
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory: its data/ (vocabulary) and checkpoints/.")
   String run;
@@ -53,6 +60,9 @@ public final class TranslateCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     TranslateConfig config = search.config();
     LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
+    if (table.table()) {
+      return translateTable(config);
+    }
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
         throw new IllegalArgumentException("--output " + output + ": standard input is translated to standard output; "
@@ -71,6 +81,23 @@ public final class TranslateCommand implements Callable<Integer> {
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),
           result.tokensPerSecond());
+    }
+    return ExitCodes.OK;
+  }
+
+  private Integer translateTable(TranslateConfig config) {
+    if (input.equals("-") || output == null || output.equals("-")) {
+      throw new IllegalArgumentException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
+    }
+    TableFormat outputFormat = table.outputFormat();
+    TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint.name())
+        .setInputCol(table.column()).setOutputCol(table.outputColumn()).setSearch(config);
+    try (SparkSession session = SparkSession.builder().config(spark.sparkConf("sparknmt translate " + input)).getOrCreate()) {
+      TableTranslation.Result result = TableTranslation.run(session, translation, input, table.inputFormat(), output,
+          outputFormat, force);
+      System.out.printf("translate: %d rows, column %s with checkpoint %s -> %s (%s, column %s) in %.1f s: %.1f rows/s%n",
+          result.rows(), table.column(), checkpoint.name(), output, outputFormat, table.outputColumn(), result.seconds(),
+          result.rowsPerSecond());
     }
     return ExitCodes.OK;
   }

@@ -127,6 +127,35 @@ class TranslationTransformerTest {
   }
 
   @Test
+  void theCommandsTablePathKeepsEveryColumnFromTsvToJson() {
+    String tsv = HDFS.path("/ml/table.tsv");
+    TableFormat.TSV.write(table, tsv, false);
+    String json = HDFS.path("/ml/translated.json");
+
+    TableTranslation.Result result = TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json,
+        TableFormat.JSON, false);
+
+    assertEquals(sources.size(), result.rows());
+    Map<String, String> expected = new HashMap<>();
+    translation().transform(table).collectAsList().forEach(row -> expected.put(String.valueOf(row.getLong(0)), row.getString(3)));
+    List<Row> written = TableFormat.JSON.read(spark, json).select("id", "text", "score", "german").collectAsList();
+    assertEquals(sources.size(), written.size());
+    for (Row row : written) {
+      long id = Long.parseLong(row.getString(0));
+      // Spark's CSV reader reads an empty value as null (TableFormat says so); blanks survive
+      boolean empty = sources.get(id) == null || sources.get(id).isEmpty();
+      assertEquals(empty ? null : sources.get(id), row.getString(1), "id " + id);
+      assertEquals(empty ? null : expected.get(row.getString(0)), row.getString(3), "id " + id);
+      assertEquals(String.valueOf((id - 1000) / 7 * ((id - 1000) / 7)), row.getString(2), "id " + id);
+    }
+    Exception exists = assertThrows(Exception.class,
+        () -> TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json, TableFormat.JSON, false));
+    assertTrue(exists.getMessage().contains(json) && exists.getMessage().contains("already exists"), exists.getMessage());
+    assertEquals(sources.size(),
+        TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json, TableFormat.JSON, true).rows());
+  }
+
+  @Test
   void aMissingOrNonStringColumnIsAnErrorNamingIt() {
     IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
         () -> translation().setInputCol("english").transform(table));

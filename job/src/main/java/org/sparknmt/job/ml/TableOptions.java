@@ -1,0 +1,59 @@
+package org.sparknmt.job.ml;
+
+import picocli.CommandLine.Option;
+
+/** The options of a command that reads a table column instead of a text file (translate; evaluate and prepare later). */
+public final class TableOptions {
+  private static final String TEXT = "text";
+
+  @Option(names = "--input-format", defaultValue = TEXT, paramLabel = "FORMAT",
+      description = "text (one sentence a line; the default) or a table: parquet, orc, json, csv, tsv (csv and tsv with a header line).")
+  String inputFormat;
+
+  @Option(names = "--column", paramLabel = "NAME", description = "With a table input: the string column to translate.")
+  String column;
+
+  @Option(names = "--output-format", paramLabel = "FORMAT",
+      description = "With a table input: the output table's format (parquet, orc, json, csv, tsv). Default: --input-format.")
+  String outputFormat;
+
+  @Option(names = "--output-column", defaultValue = "translation", paramLabel = "NAME",
+      description = "With a table input: the column the translation goes to, after every column of the input. Default: ${DEFAULT-VALUE}.")
+  String outputColumn;
+
+  /**
+   * Whether the input is a table.
+   *
+   * @throws IllegalArgumentException when a table option is given with a text input, or a table lacks --column
+   */
+  public boolean table() {
+    if (inputFormat.equalsIgnoreCase(TEXT)) {
+      if (column != null || outputFormat != null) {
+        throw new IllegalArgumentException((column != null ? "--column" : "--output-format")
+            + " is for a table input: give --input-format parquet|orc|json|csv|tsv");
+      }
+      return false;
+    }
+    inputFormat();
+    if (column == null) {
+      throw new IllegalArgumentException("--input-format " + inputFormat + " needs --column NAME (the column to translate)");
+    }
+    return true;
+  }
+
+  public TableFormat inputFormat() {
+    return TableFormat.of("--input-format", inputFormat);
+  }
+
+  public TableFormat outputFormat() {
+    return outputFormat == null ? inputFormat() : TableFormat.of("--output-format", outputFormat);
+  }
+
+  public String column() {
+    return column;
+  }
+
+  public String outputColumn() {
+    return outputColumn;
+  }
+}

@@ -1,0 +1,57 @@
+package org.sparknmt.job.ml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.sparknmt.job.Main;
+import org.sparknmt.job.cli.ExitCodes;
+import picocli.CommandLine;
+
+/** Option errors of {@code sparknmt translate --input-format}: usage errors (exit 2) before Spark or a model starts. */
+class TranslateTableOptionsTest {
+  private final StringWriter err = new StringWriter();
+
+  private int translate(String... args) {
+    CommandLine commandLine = Main.commandLine();
+    commandLine.setOut(new PrintWriter(new StringWriter()));
+    commandLine.setErr(new PrintWriter(err));
+    String[] all = new String[args.length + 3];
+    all[0] = "translate";
+    all[1] = "--run";
+    all[2] = "runs/x";
+    System.arraycopy(args, 0, all, 3, args.length);
+    return commandLine.execute(all);
+  }
+
+  private void assertUsageError(String message, String... args) {
+    assertEquals(ExitCodes.USAGE, translate(args), err.toString());
+    assertTrue(err.toString().contains(message), err.toString());
+  }
+
+  @Test
+  void aTableNeedsAColumnAndFiles() {
+    assertUsageError("--input-format parquet needs --column NAME (the column to translate)",
+        "--input", "t.parquet", "--output", "o.parquet", "--input-format", "parquet");
+    assertUsageError("--input-format orc needs --input URI and --output URI (tables)",
+        "--input-format", "ORC", "--column", "en");
+  }
+
+  @Test
+  void formatsAreNamed() {
+    assertUsageError("--input-format xml: expected text or one of the table formats parquet, orc, json, csv, tsv",
+        "--input", "t.xml", "--output", "o", "--input-format", "xml", "--column", "en");
+    assertUsageError("--output-format avro: expected text or one of the table formats",
+        "--input", "t.csv", "--output", "o", "--input-format", "csv", "--column", "en", "--output-format", "avro");
+  }
+
+  @Test
+  void tableOptionsNeedATableInput() {
+    assertUsageError("--column is for a table input: give --input-format parquet|orc|json|csv|tsv",
+        "--input", "in.en", "--output", "out.de", "--column", "en");
+    assertUsageError("--output-format is for a table input",
+        "--input", "in.en", "--output", "out.de", "--output-format", "parquet");
+  }
+}
