@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.ml.TableEvaluationOptions;
 import org.sparknmt.job.translate.SearchOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Option;
     description = {"Score a translation against its reference: corpus BLEU and chrF as sacreBLEU 2.6.0 computes them by default "
         + "(13a tokens, exp smoothing, case-sensitive; chrF2 with character 6-grams), statistics computed on the executors.",
         "With --run and --src instead of --hyp: translate --src with several checkpoints of the run and score each; "
-        + "a table on standard output, translations and JSON under RUN/eval/."})
+        + "a table on standard output, translations and JSON under RUN/eval/.",
+        "With --table T --hyp-column H --ref-column R: score two string columns of one table (parquet, orc, json, csv, tsv)."})
 public final class EvaluateCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(EvaluateCommand.class);
 
@@ -41,9 +44,11 @@ public final class EvaluateCommand implements Callable<Integer> {
           + "on any Hadoop FS. Repeatable: several hypotheses (e.g. of several checkpoints) are scored against --ref in one job.")
   List<String> hyps;
 
-  @Option(names = "--ref", required = true, paramLabel = "URI",
+  @Option(names = "--ref", paramLabel = "URI",
       description = "The reference translations, aligned line by line with --hyp; same forms as --hyp.")
   String ref;
+
+  @Mixin TableEvaluationOptions table;
 
   @Option(names = "--run", paramLabel = "URI", description = "Evaluate checkpoints of this run (with --src) instead of a --hyp file.")
   String run;
@@ -60,7 +65,9 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    checkpointForm();
+    if (!tableForm()) {
+      checkpointForm();
+    }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
       LOG.info("evaluate on {}: {} --ref {}{}", sc.master(), run != null ? "--run " + run + " --src " + src : "--hyp " + hyps,
           ref, json ? " --json" : "");
@@ -68,15 +75,25 @@ public final class EvaluateCommand implements Callable<Integer> {
     }
   }
 
+  /** Whether the options ask to score two columns of a table (--table); checks that no file option comes with it. */
+  private boolean tableForm() {
+    if (table.given() && (ref != null || hyps != null || run != null || src != null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--table T --hyp-column H --ref-column R scores two columns of one table: no --hyp, --ref, --run or --src");
+    }
+    return table.given();
+  }
+
   /** Whether the options ask for a checkpoint evaluation (--run, --src) rather than scoring --hyp; checks they fit together. */
   private boolean checkpointForm() {
     if (run == null && src == null) {
-      if (hyps == null || hyps.isEmpty()) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "give --hyp H --ref R, or --run RUN --src S --ref R");
+      if (hyps == null || hyps.isEmpty() || ref == null) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "give --hyp H --ref R, or --run RUN --src S --ref R, or --table T --hyp-column H --ref-column R");
       }
       return false;
     }
-    if (run == null || src == null || hyps != null && !hyps.isEmpty()) {
+    if (run == null || src == null || ref == null || hyps != null && !hyps.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "a checkpoint evaluation takes --run RUN --src S --ref R (and no --hyp)");
     }
@@ -89,10 +106,14 @@ public final class EvaluateCommand implements Callable<Integer> {
    * and its lines, then the signatures (or one JSON object a line); for a checkpoint evaluation, its table.
    */
   public int run(JavaSparkContext sc, PrintWriter out) {
-    if (checkpointForm()) {
+    List<Evaluation> evaluations;
+    if (tableForm()) {
+      evaluations = List.of(table.evaluate(SparkSession.builder().config(sc.getConf()).getOrCreate()));
+    } else if (checkpointForm()) {
       return runCheckpoints(sc, out);
+    } else {
+      evaluations = EvaluateJob.run(sc, hyps, ref);
     }
-    List<Evaluation> evaluations = EvaluateJob.run(sc, hyps, ref);
     if (json) {
       evaluations.forEach(e -> out.println(e.jsonLine()));
     } else if (evaluations.size() == 1) {

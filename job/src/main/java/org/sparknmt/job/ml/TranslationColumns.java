@@ -12,14 +12,23 @@ final class TranslationColumns {
 
   /** The index of the string column {@code name} of {@code schema}; an error names it when it is missing or not a string. */
   static int source(StructType schema, String name) {
+    return string(schema, "inputCol", name);
+  }
+
+  /**
+   * The index of the string column {@code name} of {@code schema}, given as {@code param}.
+   *
+   * @throws IllegalArgumentException naming the param and the column when it is missing or not a string
+   */
+  static int string(StructType schema, String param, String name) {
     if (!Arrays.asList(schema.fieldNames()).contains(name)) {
-      throw new IllegalArgumentException("inputCol \"" + name + "\": no such column; the columns are "
+      throw new IllegalArgumentException(param + " \"" + name + "\": no such column; the columns are "
           + Arrays.toString(schema.fieldNames()));
     }
     StructField field = schema.apply(name);
     if (!field.dataType().equals(DataTypes.StringType)) {
-      throw new IllegalArgumentException("inputCol \"" + name + "\" is a column of type "
-          + field.dataType().simpleString() + ", not string: cast it (col(\"" + name + "\").cast(\"string\")) to translate it");
+      throw new IllegalArgumentException(param + " \"" + name + "\" is a column of type "
+          + field.dataType().simpleString() + ", not string: cast it (col(\"" + name + "\").cast(\"string\"))");
     }
     return schema.fieldIndex(name);
   }

@@ -10,20 +10,27 @@ import org.sparknmt.job.Main;
 import org.sparknmt.job.cli.ExitCodes;
 import picocli.CommandLine;
 
-/** Option errors of {@code sparknmt translate --input-format}: usage errors (exit 2) before Spark or a model starts. */
+/**
+ * Option errors of {@code sparknmt translate --input-format} and {@code evaluate --table}: usage errors
+ * (exit 2) before Spark or a model starts.
+ */
 class TranslateTableOptionsTest {
   private final StringWriter err = new StringWriter();
 
-  private int translate(String... args) {
+  private int execute(String... args) {
     CommandLine commandLine = Main.commandLine();
     commandLine.setOut(new PrintWriter(new StringWriter()));
     commandLine.setErr(new PrintWriter(err));
+    return commandLine.execute(args);
+  }
+
+  private int translate(String... args) {
     String[] all = new String[args.length + 3];
     all[0] = "translate";
     all[1] = "--run";
     all[2] = "runs/x";
     System.arraycopy(args, 0, all, 3, args.length);
-    return commandLine.execute(all);
+    return execute(all);
   }
 
   private void assertUsageError(String message, String... args) {
@@ -45,6 +52,15 @@ class TranslateTableOptionsTest {
         "--input", "t.xml", "--output", "o", "--input-format", "xml", "--column", "en");
     assertUsageError("--output-format avro: expected text or one of the table formats",
         "--input", "t.csv", "--output", "o", "--input-format", "csv", "--column", "en", "--output-format", "avro");
+  }
+
+  @Test
+  void evaluatesTableFormTakesNoFiles() {
+    assertEquals(ExitCodes.USAGE, execute("evaluate", "--table", "t.parquet", "--ref", "ref.de"));
+    assertTrue(err.toString().contains("--table T --hyp-column H --ref-column R scores two columns of one table: "
+        + "no --hyp, --ref, --run or --src"), err.toString());
+    assertEquals(ExitCodes.USAGE, execute("evaluate", "--hyp", "hyp.de"));
+    assertTrue(err.toString().contains("or --table T --hyp-column H --ref-column R"), err.toString());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.sparknmt.job.ml;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.evaluate.EvaluateJob;
+import org.sparknmt.job.evaluate.Evaluation;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -153,6 +156,39 @@ class TranslationTransformerTest {
     assertTrue(exists.getMessage().contains(json) && exists.getMessage().contains("already exists"), exists.getMessage());
     assertEquals(sources.size(),
         TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json, TableFormat.JSON, true).rows());
+  }
+
+  @Test
+  void evaluateScoresTwoColumnsOfATableAsItScoresTwoFiles() throws IOException {
+    List<String> refs = TinyRun.sample("valid.de.gz", 12);
+    List<Row> rows = new ArrayList<>();
+    List<String> hyps = new ArrayList<>();
+    for (int i = 0; i < refs.size(); i++) {
+      // a hypothesis that is the reference with its first word dropped, except a null and an exact one
+      String hyp = i == 4 ? null : i == 7 ? refs.get(i) : refs.get(i).substring(refs.get(i).indexOf(' ') + 1);
+      hyps.add(hyp == null ? "" : hyp);
+      rows.add(RowFactory.create((long) i, hyp, refs.get(i)));
+    }
+    StructType schema = new StructType().add("id", DataTypes.LongType).add("translation", DataTypes.StringType)
+        .add("de", DataTypes.StringType);
+    String uri = HDFS.path("/ml/eval.parquet");
+    spark.createDataFrame(rows, schema).repartition(3).write().parquet(uri);
+
+    Evaluation table = TableEvaluation.run(spark, uri, TableFormat.PARQUET, "translation", "de");
+    Evaluation files = EvaluateJob.run(SPARK.sc(), TinyRun.write(HDFS, "/ml/eval/hyp.de", hyps, false),
+        TinyRun.write(HDFS, "/ml/eval/ref.de", refs, false));
+
+    assertEquals(refs.size(), table.lines());
+    assertEquals(files.bleu().score(), table.bleu().score());
+    assertArrayEquals(files.bleu().counts(), table.bleu().counts());
+    assertArrayEquals(files.bleu().totals(), table.bleu().totals());
+    assertEquals(files.bleu().sysLen(), table.bleu().sysLen());
+    assertEquals(files.chrf().score(), table.chrf().score());
+    assertTrue(table.bleu().score() > 10 && table.bleu().score() < 100, table.bleu().toString());
+    IllegalArgumentException number = assertThrows(IllegalArgumentException.class,
+        () -> TableEvaluation.run(spark, uri, TableFormat.PARQUET, "translation", "id"));
+    assertTrue(number.getMessage().startsWith("--ref-column \"id\" is a column of type bigint, not string"),
+        number.getMessage());
   }
 
   @Test

@@ -1,0 +1,42 @@
+package org.sparknmt.job.ml;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.job.evaluate.Chrf;
+import org.sparknmt.job.evaluate.CorpusStats;
+import org.sparknmt.job.evaluate.Evaluation;
+
+/**
+ * {@code sparknmt evaluate --table T --hyp-column H --ref-column R}: corpus BLEU and chrF of a
+ * table's hypothesis column against its reference column, row by row, with the statistics of the
+ * text path ({@link CorpusStats}) computed on the executors. Two columns of one row are paired, so
+ * the table's row order does not matter; a null cell counts as an empty sentence (a null source
+ * translates to null).
+ */
+public final class TableEvaluation {
+  private TableEvaluation() {}
+
+  /**
+   * @throws IllegalArgumentException naming the option and column when a column is missing or not a string, or the table is empty
+   */
+  public static Evaluation run(SparkSession spark, String uri, TableFormat format, String hypColumn, String refColumn) {
+    spark.sparkContext().setJobGroup("evaluate", "sparknmt evaluate: " + hypColumn + " against " + refColumn + " of " + uri,
+        false);
+    Dataset<Row> table = format.read(spark, uri);
+    int hyp = TranslationColumns.string(table.schema(), "--hyp-column", hypColumn);
+    int ref = TranslationColumns.string(table.schema(), "--ref-column", refColumn);
+    CorpusStats corpus = table.toJavaRDD().map(row -> CorpusStats.pair(text(row, hyp), text(row, ref)))
+        .fold(CorpusStats.empty(), CorpusStats::plus);
+    if (corpus.refLines() == 0) {
+      throw new IllegalArgumentException("nothing to evaluate: --table " + uri + " has no rows");
+    }
+    return new Evaluation(uri + " [" + hypColumn + "]", uri + " [" + refColumn + "]", corpus.hypLines(),
+        Bleu.score(corpus.bleu()), Chrf.score(corpus.chrf()));
+  }
+
+  private static String text(Row row, int column) {
+    return row.isNullAt(column) ? "" : row.getString(column);
+  }
+}
