@@ -2,7 +2,8 @@
 """Writes scripts/bench-quality's results into BENCHMARKS.md and a plot.
 usage: quality-report.py RESULTS.tsv MINUTES PLOT.png BENCHMARKS.md
 The section between the "<!-- bench-quality -->" and "<!-- /bench-quality -->" markers of BENCHMARKS.md is
-replaced (appended as "## Time to quality" when the markers are missing); the rest of the file is kept."""
+replaced (appended under a new "## Time to quality" heading when the markers are missing); the rest of the file
+is kept."""
 import csv, datetime, os, platform, re, subprocess, sys
 from collections import defaultdict
 
@@ -22,7 +23,7 @@ def best_by(curve, m):
 
 
 marks = sorted({round(minutes * f) for f in (0.25, 0.5, 0.75, 1.0)} - {0})
-md = ["<!-- bench-quality -->", "## Time to quality", ""]
+md = ["<!-- bench-quality -->", "### The last `scripts/bench-quality` run", ""]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 md.append(f"`scripts/bench-quality {minutes:g}`, {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores "
           f"({cpu}). Each variant trained for {minutes:g} minutes of training (validation and checkpoints not counted), "
@@ -48,7 +49,8 @@ section = "\n".join(md) + "\n"
 
 text = open(benchmarks, encoding="utf-8").read()
 pattern = re.compile(r"<!-- bench-quality -->.*?<!-- /bench-quality -->\n", re.S)
-text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+text = (pattern.sub(lambda _: section, text) if pattern.search(text)
+        else text.rstrip("\n") + "\n\n## Time to quality\n\n" + section)
 open(benchmarks, "w", encoding="utf-8").write(text)
 
 try:
