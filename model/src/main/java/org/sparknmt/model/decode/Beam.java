@@ -35,6 +35,16 @@ final class Beam {
     this.active = List.of(Hypothesis.start(bos));
   }
 
+  /** One beam per source sentence; outputs are also bounded by the model's positions (BOS takes one). */
+  static List<Beam> forEach(int[][] sources, DecodingOptions options, SpecialTokens tokens, int modelMaxLength) {
+    List<Beam> beams = new ArrayList<>();
+    for (int[] s : sources) {
+      beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),
+          options.maxOutputLength(s.length, modelMaxLength - 1), options.lengthPenalty()));
+    }
+    return beams;
+  }
+
   boolean done() {
     return finished.size() >= width || active.isEmpty();
   }

@@ -33,11 +33,7 @@ final class BeamSearch {
     SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
     INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
     DecoderCache cache = model.decoder().start(memory, src.size(), src.keep());
-    List<Beam> beams = new ArrayList<>();
-    for (int[] s : sources) {
-      beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),
-          options.maxOutputLength(s.length, model.config().maxLength() - 1), options.lengthPenalty()));
-    }
+    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
     List<Beam> live = beams;
     for (int position = 0; !live.isEmpty(); position++) {
       INDArray states = model.decoder().step(newestTokens(live), position, cache);

@@ -26,11 +26,7 @@ final class FullRecomputeSearch {
     INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
     int d = (int) memory.size(1);
     INDArray memoryRows = memory.reshape(src.size(), (long) src.length() * d); // [batch, t_src·d]
-    List<Beam> beams = new ArrayList<>();
-    for (int[] s : sources) {
-      beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),
-          options.maxOutputLength(s.length, model.config().maxLength() - 1), options.lengthPenalty()));
-    }
+    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
     for (int t = 1; beams.stream().anyMatch(b -> !b.done()); t++) {
       List<Integer> sentence = new ArrayList<>();
       List<int[]> prefixes = new ArrayList<>();
