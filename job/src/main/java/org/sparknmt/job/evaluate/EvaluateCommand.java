@@ -69,8 +69,9 @@ public final class EvaluateCommand implements Callable<Integer> {
       checkpointForm();
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt evaluate"))) {
-      LOG.info("evaluate on {}: {} --ref {}{}", sc.master(), run != null ? "--run " + run + " --src " + src : "--hyp " + hyps,
-          ref, json ? " --json" : "");
+      String what = table.given() ? table.toString()
+          : (run != null ? "--run " + run + " --src " + src : "--hyp " + hyps) + " --ref " + ref;
+      LOG.info("evaluate on {}: {}{}", sc.master(), what, json ? " --json" : "");
       return run(sc, spec.commandLine().getOut());
     }
   }

@@ -19,11 +19,12 @@ public final class TableEvaluation {
   private TableEvaluation() {}
 
   /**
-   * @throws IllegalArgumentException naming the option and column when a column is missing or not a string, or the table is empty
+   * @throws IllegalArgumentException naming the option and the column when a column is missing or not a string,
+   *     or the table is empty
    */
   public static Evaluation run(SparkSession spark, String uri, TableFormat format, String hypColumn, String refColumn) {
-    spark.sparkContext().setJobGroup("evaluate", "sparknmt evaluate: " + hypColumn + " against " + refColumn + " of " + uri,
-        false);
+    spark.sparkContext().setJobGroup("evaluate",
+        "sparknmt evaluate: " + hypColumn + " against " + refColumn + " of " + uri, false);
     Dataset<Row> table = format.read(spark, uri);
     int hyp = TranslationColumns.string(table.schema(), "--hyp-column", hypColumn);
     int ref = TranslationColumns.string(table.schema(), "--ref-column", refColumn);

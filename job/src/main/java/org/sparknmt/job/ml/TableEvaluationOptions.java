@@ -4,14 +4,19 @@ import org.apache.spark.sql.SparkSession;
 import org.sparknmt.job.evaluate.Evaluation;
 import picocli.CommandLine.Option;
 
-/** {@code sparknmt evaluate --table T --hyp-column H --ref-column R [--table-format F]}: a hypothesis and a reference column of one table. */
+/**
+ * {@code sparknmt evaluate --table T --hyp-column H --ref-column R [--table-format F]}: a hypothesis
+ * and a reference column of one table.
+ */
 public final class TableEvaluationOptions {
   @Option(names = "--table", paramLabel = "URI",
-      description = "Score two columns of this table (e.g. the output of translate --input-format) instead of --hyp and --ref files.")
+      description = "Score two columns of this table (e.g. the output of translate --input-format) "
+          + "instead of --hyp and --ref files.")
   String table;
 
   @Option(names = "--table-format", defaultValue = "parquet", paramLabel = "FORMAT",
-      description = "With --table: parquet, orc, json, csv or tsv (csv and tsv with a header line). Default: ${DEFAULT-VALUE}.")
+      description = "With --table: parquet, orc, json, csv or tsv (csv and tsv with a header line). "
+          + "Default: ${DEFAULT-VALUE}.")
   String format;
 
   @Option(names = "--hyp-column", defaultValue = "translation", paramLabel = "NAME",
@@ -20,6 +25,12 @@ public final class TableEvaluationOptions {
 
   @Option(names = "--ref-column", paramLabel = "NAME", description = "With --table: the references' column (required).")
   String refColumn;
+
+  @Override
+  public String toString() {
+    return "--table " + table + " --table-format " + format + " --hyp-column " + hypColumn
+        + " --ref-column " + refColumn;
+  }
 
   /** Whether the table form was asked for. */
   public boolean given() {

@@ -2,23 +2,26 @@ package org.sparknmt.job.ml;
 
 import picocli.CommandLine.Option;
 
-/** The options of a command that reads a table column instead of a text file (translate; evaluate and prepare later). */
+/** {@code sparknmt translate}'s options for a table column instead of a text file. */
 public final class TableOptions {
   private static final String TEXT = "text";
 
   @Option(names = "--input-format", defaultValue = TEXT, paramLabel = "FORMAT",
-      description = "text (one sentence a line; the default) or a table: parquet, orc, json, csv, tsv (csv and tsv with a header line).")
+      description = "text (one sentence a line; the default) or a table: parquet, orc, json, csv, tsv "
+          + "(csv and tsv with a header line).")
   String inputFormat;
 
   @Option(names = "--column", paramLabel = "NAME", description = "With a table input: the string column to translate.")
   String column;
 
   @Option(names = "--output-format", paramLabel = "FORMAT",
-      description = "With a table input: the output table's format (parquet, orc, json, csv, tsv). Default: --input-format.")
+      description = "With a table input: the output table's format (parquet, orc, json, csv, tsv). "
+          + "Default: --input-format.")
   String outputFormat;
 
   @Option(names = "--output-column", defaultValue = "translation", paramLabel = "NAME",
-      description = "With a table input: the column the translation goes to, after every column of the input. Default: ${DEFAULT-VALUE}.")
+      description = "With a table input: the column the translation goes to, after every column of the input. "
+          + "Default: ${DEFAULT-VALUE}.")
   String outputColumn;
 
   /**
@@ -36,7 +39,8 @@ public final class TableOptions {
     }
     inputFormat();
     if (column == null) {
-      throw new IllegalArgumentException("--input-format " + inputFormat + " needs --column NAME (the column to translate)");
+      throw new IllegalArgumentException("--input-format " + inputFormat
+          + " needs --column NAME (the column to translate)");
     }
     return true;
   }

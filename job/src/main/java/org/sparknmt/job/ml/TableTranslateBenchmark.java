@@ -54,7 +54,8 @@ public final class TableTranslateBenchmark {
       for (int i = -1; i < repeats; i++) {
         long start = System.nanoTime();
         TranslationModel model = TranslationModel.load(run, checkpoint, sc.hadoopConfiguration());
-        sentences = TranslateJob.run(sc, model, config, input, work.resolve("text.de").toUri().toString(), true).lines();
+        String output = work.resolve("text.de").toUri().toString();
+        sentences = TranslateJob.run(sc, model, config, input, output, true).lines();
         double textSeconds = (System.nanoTime() - start) / 1e9;
         double frameSeconds = TableTranslation.run(spark, translation, table, TableFormat.PARQUET,
             work.resolve("translated.parquet").toUri().toString(), TableFormat.PARQUET, true).seconds();
@@ -67,9 +68,10 @@ public final class TableTranslateBenchmark {
       }
       double textRate = sentences / median(text);
       double frameRate = sentences / median(frame);
-      System.out.printf("%d sentences, %s, %d partitions, beam %d, batches of %d, median of %d: text path %.2f sentences/s, "
-          + "DataFrame path %.2f sentences/s, overhead %.1f %%%n", sentences, args[3], partitions, config.beam(),
-          config.batchSize(), repeats, textRate, frameRate, 100 * (textRate / frameRate - 1));
+      System.out.printf("%d sentences, %s, %d partitions, beam %d, batches of %d, median of %d: "
+          + "text path %.2f sentences/s, DataFrame path %.2f sentences/s, overhead %.1f %%%n", sentences, args[3],
+          partitions, config.beam(), config.batchSize(), repeats, textRate, frameRate,
+          100 * (textRate / frameRate - 1));
     }
   }
 

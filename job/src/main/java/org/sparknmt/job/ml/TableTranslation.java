@@ -2,7 +2,10 @@ package org.sparknmt.job.ml;
 
 import org.apache.spark.sql.SparkSession;
 
-/** {@code sparknmt translate --input-format FORMAT}: a table to the same table with a translation column, by {@link TranslationTransformer}. */
+/**
+ * {@code sparknmt translate --input-format FORMAT}: a table to the same table with a translation
+ * column, by {@link TranslationTransformer}.
+ */
 public final class TableTranslation {
   private TableTranslation() {}
 
@@ -19,8 +22,8 @@ public final class TableTranslation {
   }
 
   /** Translates {@code translation}'s input column of the table {@code input} into the table folder {@code output}. */
-  public static Result run(SparkSession spark, TranslationTransformer translation, String input, TableFormat inputFormat,
-      String output, TableFormat outputFormat, boolean replace) {
+  public static Result run(SparkSession spark, TranslationTransformer translation, String input,
+      TableFormat inputFormat, String output, TableFormat outputFormat, boolean replace) {
     spark.sparkContext().setJobGroup("translate", "sparknmt translate: " + input + " (" + inputFormat + ") -> " + output
         + " (" + outputFormat + ")", false);
     long start = System.nanoTime();

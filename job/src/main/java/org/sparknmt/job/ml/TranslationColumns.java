@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.StructType;
 final class TranslationColumns {
   private TranslationColumns() {}
 
-  /** The index of the string column {@code name} of {@code schema}; an error names it when it is missing or not a string. */
+  /** The index of the string column {@code name}: an error names it when it is missing or not a string. */
   static int source(StructType schema, String name) {
     return string(schema, "inputCol", name);
   }
@@ -37,7 +37,8 @@ final class TranslationColumns {
   static StructType withTranslation(StructType schema, String input, String output) {
     StructField source = schema.fields()[source(schema, input)];
     if (Arrays.asList(schema.fieldNames()).contains(output)) {
-      throw new IllegalArgumentException("outputCol \"" + output + "\" already exists: choose another name (setOutputCol)");
+      throw new IllegalArgumentException("outputCol \"" + output
+          + "\" already exists: choose another name (setOutputCol)");
     }
     return schema.add(new StructField(output, DataTypes.StringType, source.nullable(), Metadata.empty()));
   }

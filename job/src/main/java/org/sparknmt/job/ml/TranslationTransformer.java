@@ -98,7 +98,7 @@ public final class TranslationTransformer extends Transformer implements Default
     return uid;
   }
 
-  /** Translate with checkpoint {@code spec} ({@code latest}, {@code best}, {@code step-N}, ...) of the run at {@code runUri}. */
+  /** Translate with checkpoint {@code spec} (latest, best, step-N, ...) of run {@code runUri}. */
   public TranslationTransformer setCheckpoint(String runUri, String spec) {
     set(run, runUri);
     return (TranslationTransformer) set(checkpoint, spec);

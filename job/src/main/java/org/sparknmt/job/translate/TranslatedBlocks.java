@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * One task's translation of a partition, shared by the text path ({@link TranslateJob}) and the
- * DataFrame path ({@code org.sparknmt.job.ml.Translation}): items are read in blocks of
+ * DataFrame path ({@code org.sparknmt.job.ml.TranslationTransformer}): items are read in blocks of
  * {@value #BLOCK}, their sources translated together ({@link SentenceTranslator} sorts a block by
  * length) and each item returned with its translation, in the items' order. A null source gets a
  * null translation without a search (a table's null cell; text lines are never null).
@@ -64,8 +64,8 @@ public final class TranslatedBlocks {
     return block;
   }
 
-  private static <T, R> Iterator<R> translate(List<T> block, Function<T, String> source, BiFunction<T, String, R> result,
-      SentenceTranslator translator, LongConsumer targetTokens) {
+  private static <T, R> Iterator<R> translate(List<T> block, Function<T, String> source,
+      BiFunction<T, String, R> result, SentenceTranslator translator, LongConsumer targetTokens) {
     List<String> texts = new ArrayList<>(block.size());
     for (T item : block) {
       String text = source.apply(item);

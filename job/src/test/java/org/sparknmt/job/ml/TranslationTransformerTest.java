@@ -140,7 +140,8 @@ class TranslationTransformerTest {
 
     assertEquals(sources.size(), result.rows());
     Map<String, String> expected = new HashMap<>();
-    translation().transform(table).collectAsList().forEach(row -> expected.put(String.valueOf(row.getLong(0)), row.getString(3)));
+    translation().transform(table).collectAsList()
+        .forEach(row -> expected.put(String.valueOf(row.getLong(0)), row.getString(3)));
     List<Row> written = TableFormat.JSON.read(spark, json).select("id", "text", "score", "german").collectAsList();
     assertEquals(sources.size(), written.size());
     for (Row row : written) {
@@ -153,7 +154,8 @@ class TranslationTransformerTest {
     }
     Exception exists = assertThrows(Exception.class,
         () -> TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json, TableFormat.JSON, false));
-    assertTrue(exists.getMessage().contains(json) && exists.getMessage().contains("already exists"), exists.getMessage());
+    assertTrue(exists.getMessage().contains(json) && exists.getMessage().contains("already exists"),
+        exists.getMessage());
     assertEquals(sources.size(),
         TableTranslation.run(spark, translation(), tsv, TableFormat.TSV, json, TableFormat.JSON, true).rows());
   }
