@@ -21,7 +21,9 @@ public enum RejectReason {
   /** A line of a pair of files whose line counts differ (only with {@code --allow-misaligned}: the pair is rejected whole). */
   MISALIGNED,
   /** A TSV line does not have exactly two tab-separated columns. */
-  TSV_COLUMNS;
+  TSV_COLUMNS,
+  /** A table row's source or target cell is null: no sentence to pair. */
+  NULL_CELL;
 
   /** The name used in reject files and the manifest: {@code invalid-utf8}. */
   public String label() {

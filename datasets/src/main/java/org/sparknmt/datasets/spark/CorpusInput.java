@@ -9,19 +9,28 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.table.TableFormat;
 
 /**
  * Where raw pairs come from, on any Hadoop file system: two aligned files (plain, .gz or .bz2; one
- * sentence a line), one TSV file ({@code source<TAB>target}), or folders of such parts. Folders
- * are read part by part in name order, files starting with {@code _} or {@code .} skipped; aligned
- * folders pair their i-th parts.
+ * sentence a line), one TSV file ({@code source<TAB>target}), folders of such parts, or two string
+ * columns of a table. Folders are read part by part in name order, files starting with {@code _} or
+ * {@code .} skipped; aligned folders pair their i-th parts.
  */
-public sealed interface CorpusInput extends Serializable permits CorpusInput.Aligned, CorpusInput.Tsv {
+public sealed interface CorpusInput extends Serializable
+    permits CorpusInput.Aligned, CorpusInput.Tsv, CorpusInput.Table {
 
-  /** One unit of input with its own line numbers: a file pair, or a TSV file ({@code target == null}). */
-  record Part(String source, String target) implements Serializable {
+  /**
+   * One unit of input with its own line numbers: a file pair, a TSV file ({@code target == null}),
+   * or a table ({@code table != null}, {@code source} its URI; rows numbered in Spark's read order).
+   */
+  record Part(String source, String target, Table table) implements Serializable {
+    Part(String source, String target) {
+      this(source, target, null);
+    }
+
     public boolean tsv() {
-      return target == null;
+      return target == null && table == null;
     }
   }
 
@@ -51,6 +60,23 @@ public sealed interface CorpusInput extends Serializable permits CorpusInput.Ali
     @Override
     public List<Part> parts(Configuration conf) throws IOException {
       return files(path, conf).stream().map(f -> new Part(f, null)).toList();
+    }
+  }
+
+  /** {@code --table}: the string columns {@code sourceColumn} and {@code targetColumn} of the table at {@code uri}. */
+  record Table(String uri, TableFormat format, String sourceColumn, String targetColumn) implements CorpusInput {
+    @Override
+    public List<Part> parts(Configuration conf) throws IOException {
+      Path path = new Path(uri);
+      if (!path.getFileSystem(conf).exists(path)) {
+        throw new IllegalArgumentException("table " + uri + " does not exist");
+      }
+      return List.of(new Part(uri, null, this));
+    }
+
+    @Override
+    public String toString() {
+      return "table " + uri + " (" + format + ", columns " + sourceColumn + ", " + targetColumn + ")";
     }
   }
 

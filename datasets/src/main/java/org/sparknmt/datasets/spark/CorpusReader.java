@@ -27,7 +27,10 @@ import scala.Tuple2;
 final class CorpusReader {
   private CorpusReader() {}
 
-  /** All parts, numbered by their index in {@code parts}; file pairs are joined by line over {@code partitions}. */
+  /**
+   * All parts, numbered by their index in {@code parts}; file pairs are joined by line over
+   * {@code partitions}; a table's rows are read by {@link TableReader}.
+   */
   static JavaRDD<RawPair> read(JavaSparkContext sc, List<CorpusInput.Part> parts, int partitions) {
     List<JavaRDD<RawPair>> all = new ArrayList<>();
     List<JavaPairRDD<Long, byte[]>> sources = new ArrayList<>();
@@ -35,7 +38,9 @@ final class CorpusReader {
     for (int i = 0; i < parts.size(); i++) {
       CorpusInput.Part part = parts.get(i);
       int number = i;
-      if (part.tsv()) {
+      if (part.table() != null) {
+        all.add(TableReader.read(sc, part.table(), number));
+      } else if (part.tsv()) {
         all.add(lines(sc, part.source(), number).map(line -> splitTsv(line._1, line._2)));
       } else {
         sources.add(lines(sc, part.source(), number));

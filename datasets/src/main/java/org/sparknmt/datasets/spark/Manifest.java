@@ -73,6 +73,13 @@ final class Manifest {
     ArrayNode array = JSON.createArrayNode();
     for (CorpusInput.Part part : parts) {
       ObjectNode node = array.addObject();
+      if (part.table() != null) {
+        node.put("table", part.table().uri());
+        node.put("format", part.table().format().toString());
+        node.put("source_column", part.table().sourceColumn());
+        node.put("target_column", part.table().targetColumn());
+        continue;
+      }
       node.put(part.tsv() ? "tsv" : "source", part.source());
       if (!part.tsv()) {
         node.put("target", part.target());

@@ -14,7 +14,9 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.SerializableWritable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -221,7 +223,11 @@ public final class PrepareJob {
     }
   }
 
-  /** A hash of the format, the configuration and each input file's path, length and modification time. */
+  /**
+   * A hash of the format, the configuration and each input file's path, length and modification time;
+   * for a table, its format, columns and every file under it (a folder's own time need not change
+   * when a part file is rewritten).
+   */
   private static String fingerprint(Request request, List<CorpusInput.Part> train, List<CorpusInput.Part> valid,
       Configuration conf) throws IOException {
     StringBuilder text = new StringBuilder(Manifest.FORMAT).append('\n').append(request.config())
@@ -229,14 +235,28 @@ public final class PrepareJob {
     for (List<CorpusInput.Part> parts : List.of(train, valid)) {
       text.append("--\n");
       for (CorpusInput.Part part : parts) {
+        if (part.table() != null) {
+          text.append(part.table()).append('\n');
+          Path table = new Path(part.source());
+          RemoteIterator<LocatedFileStatus> files = table.getFileSystem(conf).listFiles(table, true);
+          while (files.hasNext()) {
+            LocatedFileStatus file = files.next();
+            fingerprint(text, file.getPath().toString(), file);
+          }
+          continue;
+        }
         for (String file : part.tsv() ? List.of(part.source()) : List.of(part.source(), part.target())) {
           Path path = new Path(file);
-          FileStatus status = path.getFileSystem(conf).getFileStatus(path);
-          text.append(file).append(' ').append(status.getLen()).append(' ').append(status.getModificationTime()).append('\n');
+          fingerprint(text, file, path.getFileSystem(conf).getFileStatus(path));
         }
       }
     }
     return BpeModel.sha256(text.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void fingerprint(StringBuilder text, String file, FileStatus status) {
+    text.append(file).append(' ').append(status.getLen()).append(' ').append(status.getModificationTime())
+        .append('\n');
   }
 
   /** Staging folders of runs that were killed: never complete, safe to remove. */

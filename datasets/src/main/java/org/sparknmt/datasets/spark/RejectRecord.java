@@ -13,10 +13,10 @@ import org.sparknmt.datasets.clean.RejectReason;
 import org.sparknmt.datasets.shard.LineId;
 
 /**
- * A rejected pair as written to {@code RUN/data/rejects/}: one JSON object a line with the files,
- * the 1-based line number, the split, the reason and its detail, and the original text. A side that
- * is not valid UTF-8 is written as {@code source_base64} / {@code target_base64} instead, so
- * nothing is lost.
+ * A rejected pair as written to {@code RUN/data/rejects/}: one JSON object a line with the files
+ * and the 1-based line number (for a table: the table, its two columns and the 1-based row), the
+ * split, the reason and its detail, and the original text. A side that is not valid UTF-8 is
+ * written as {@code source_base64} / {@code target_base64} instead, so nothing is lost.
  */
 record RejectRecord(long lineId, Split split, RejectReason reason, String detail, byte[] source, byte[] target)
     implements Serializable {
@@ -26,9 +26,16 @@ record RejectRecord(long lineId, Split split, RejectReason reason, String detail
   String toJson(List<CorpusInput.Part> parts) {
     CorpusInput.Part part = parts.get(LineId.part(lineId));
     ObjectNode node = JSON.createObjectNode();
-    node.put("source_file", part.source());
-    node.put("target_file", part.tsv() ? part.source() : part.target());
-    node.put("line", LineId.line(lineId));
+    if (part.table() != null) {
+      node.put("table", part.table().uri());
+      node.put("source_column", part.table().sourceColumn());
+      node.put("target_column", part.table().targetColumn());
+      node.put("row", LineId.line(lineId));
+    } else {
+      node.put("source_file", part.source());
+      node.put("target_file", part.tsv() ? part.source() : part.target());
+      node.put("line", LineId.line(lineId));
+    }
     node.put("split", split.folder());
     node.put("reason", reason.label());
     node.put("detail", detail);

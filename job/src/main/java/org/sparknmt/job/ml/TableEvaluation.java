@@ -3,6 +3,7 @@ package org.sparknmt.job.ml;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.evaluate.Bleu;
 import org.sparknmt.job.evaluate.Chrf;
 import org.sparknmt.job.evaluate.CorpusStats;

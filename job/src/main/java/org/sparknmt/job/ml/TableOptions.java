@@ -1,5 +1,6 @@
 package org.sparknmt.job.ml;
 
+import org.sparknmt.datasets.table.TableFormat;
 import picocli.CommandLine.Option;
 
 /** {@code sparknmt translate}'s options for a table column instead of a text file. */

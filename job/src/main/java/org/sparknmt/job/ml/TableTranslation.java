@@ -1,6 +1,7 @@
 package org.sparknmt.job.ml;
 
 import org.apache.spark.sql.SparkSession;
+import org.sparknmt.datasets.table.TableFormat;
 
 /**
  * {@code sparknmt translate --input-format FORMAT}: a table to the same table with a translation

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -11,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.spark.CorpusInput;
 import org.sparknmt.datasets.spark.PrepareJob;
+import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
@@ -32,7 +34,7 @@ import picocli.CommandLine.Option;
 public final class PrepareCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(PrepareCommand.class);
 
-  @ArgGroup(exclusive = true, multiplicity = "1", heading = "Training pairs (any Hadoop URI; plain, .gz or .bz2; a file or a folder of parts):%n")
+  @ArgGroup(exclusive = true, multiplicity = "1", heading = "Training pairs (any Hadoop URI; plain, .gz or .bz2; a file or a folder of parts; or a table):%n")
   Input train;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1", heading = "Held-out valid pairs (default: --valid-fraction of the training pairs):%n")
@@ -50,18 +52,60 @@ public final class PrepareCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Prepare again and replace an existing RUN/data.")
   boolean force;
 
+  @Mixin TableColumns tableColumns;
+
   @Mixin ConfigOptions configOptions;
   @Mixin SparkOptions spark;
   @Mixin RunLockOption runLock;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** One of the two input forms. */
+  /** One of the three input forms. */
   static final class Input {
     @ArgGroup(exclusive = false) AlignedFiles aligned;
     @Option(names = "--tsv", paramLabel = "FILE", description = "source<TAB>target lines.") String tsv;
+    @Option(names = "--table", paramLabel = "URI",
+        description = "A table whose --src-column and --tgt-column hold the pairs.") String table;
 
-    CorpusInput corpus() {
-      return tsv != null ? new CorpusInput.Tsv(tsv) : new CorpusInput.Aligned(aligned.src, aligned.tgt);
+    CorpusInput corpus(TableColumns columns) {
+      return PrepareCommand.corpus(columns, "--table", table, tsv,
+          () -> new CorpusInput.Aligned(aligned.src, aligned.tgt));
+    }
+  }
+
+  /** The one input form given to a group: a table, a TSV file, or else the aligned files. */
+  private static CorpusInput corpus(TableColumns columns, String tableOption, String table, String tsv,
+      Supplier<CorpusInput> aligned) {
+    return table != null ? columns.table(tableOption, table) : tsv != null ? new CorpusInput.Tsv(tsv) : aligned.get();
+  }
+
+  /** The format and columns of --table and --valid-table, named as evaluate's --table-format and --*-column. */
+  static final class TableColumns {
+    @Option(names = "--table-format", defaultValue = "parquet", paramLabel = "FORMAT",
+        description = "With --table or --valid-table: parquet, orc, json, csv or tsv (csv and tsv with a header line). "
+            + "Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--src-column", paramLabel = "NAME",
+        description = "With --table or --valid-table: the source sentences' string column.")
+    String src;
+
+    @Option(names = "--tgt-column", paramLabel = "NAME",
+        description = "With --table or --valid-table: the target sentences' string column.")
+    String tgt;
+
+    CorpusInput table(String option, String uri) {
+      if (src == null || tgt == null) {
+        throw new IllegalArgumentException(option + " " + uri + " needs --src-column NAME and --tgt-column NAME");
+      }
+      return new CorpusInput.Table(uri, TableFormat.of("--table-format", format), src, tgt);
+    }
+
+    /** Columns without a table would be silently ignored: refuse them instead. */
+    void checkUsed(boolean table) {
+      if (!table && (src != null || tgt != null)) {
+        throw new IllegalArgumentException((src != null ? "--src-column" : "--tgt-column")
+            + " is for a table input: give --table URI (or --valid-table URI)");
+      }
     }
   }
 
@@ -73,9 +117,12 @@ public final class PrepareCommand implements Callable<Integer> {
   static final class ValidInput {
     @ArgGroup(exclusive = false) ValidFiles aligned;
     @Option(names = "--valid-tsv", paramLabel = "FILE", description = "Valid pairs as TSV.") String tsv;
+    @Option(names = "--valid-table", paramLabel = "URI",
+        description = "Valid pairs from a table, with the same --table-format, --src-column and --tgt-column.") String table;
 
-    CorpusInput corpus() {
-      return tsv != null ? new CorpusInput.Tsv(tsv) : new CorpusInput.Aligned(aligned.src, aligned.tgt);
+    CorpusInput corpus(TableColumns columns) {
+      return PrepareCommand.corpus(columns, "--valid-table", table, tsv,
+          () -> new CorpusInput.Aligned(aligned.src, aligned.tgt));
     }
   }
 
@@ -94,8 +141,9 @@ public final class PrepareCommand implements Callable<Integer> {
       }
       data = data.withValidFraction(validFraction);
     }
-    PrepareJob.Request request = new PrepareJob.Request(train.corpus(), valid == null ? null : valid.corpus(), run, data,
-        allowMisaligned, force);
+    tableColumns.checkUsed(train.table != null || valid != null && valid.table != null);
+    PrepareJob.Request request = new PrepareJob.Request(train.corpus(tableColumns),
+        valid == null ? null : valid.corpus(tableColumns), run, data, allowMisaligned, force);
     LOG.info("prepare {} -> {}/data with {}", request.train(), run, data);
     long start = System.nanoTime();
     SparkConf sparkConf = spark.sparkConf("sparknmt prepare");

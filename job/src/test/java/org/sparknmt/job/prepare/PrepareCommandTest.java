@@ -75,4 +75,32 @@ class PrepareCommandTest {
     Run both = sparknmt("prepare", "--tsv", "x.tsv", "--src", "a", "--tgt", "b", "--run", "r");
     assertEquals(2, both.exitCode());
   }
+
+  @Test
+  void tableOptionsAndColumnsAreUsageErrorsNamingThem() throws Exception {
+    Run noColumns = sparknmt("prepare", "--table", "t.parquet", "--run", "r");
+    assertEquals(2, noColumns.exitCode());
+    assertTrue(noColumns.err().contains("--table t.parquet needs --src-column NAME and --tgt-column NAME"),
+        noColumns.err());
+    Run columnsWithoutTable = sparknmt("prepare", "--tsv", "x.tsv", "--src-column", "en", "--run", "r");
+    assertEquals(2, columnsWithoutTable.exitCode());
+    assertTrue(columnsWithoutTable.err().contains("--src-column is for a table input"), columnsWithoutTable.err());
+
+    Path dir = BuildDirs.fresh("prepare-command-table");
+    Files.writeString(dir.resolve("pairs.json"), "{\"id\": 1, \"en\": \"one\", \"de\": \"eins\"}\n");
+    String[] table = {"prepare", "--table", dir.resolve("pairs.json").toString(), "--table-format", "json",
+        "--run", dir.resolve("run").toString(), "--master", "local[1]", "--tgt-column", "de", "--src-column"};
+    Run missing = sparknmt(concat(table, "fr"));
+    assertEquals(2, missing.exitCode());
+    assertTrue(missing.err().contains("has no column fr (its columns: de, en, id)"), missing.err());
+    Run notString = sparknmt(concat(table, "id"));
+    assertEquals(2, notString.exitCode());
+    assertTrue(notString.err().contains("column id is bigint, not a string column"), notString.err());
+  }
+
+  private static String[] concat(String[] args, String last) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = last;
+    return all;
+  }
 }

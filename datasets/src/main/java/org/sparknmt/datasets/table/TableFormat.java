@@ -1,4 +1,4 @@
-package org.sparknmt.job.ml;
+package org.sparknmt.datasets.table;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -10,9 +10,10 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The table formats of the commands' {@code --input-format}/{@code --output-format}, read and
- * written by Spark's own readers and writers. CSV and TSV have a header line naming the columns, and
- * every column is read as a string (no type inference: a column of digits stays text to translate).
+ * The table formats of translate's {@code --input-format}/{@code --output-format}, evaluate's and
+ * prepare's {@code --table-format}, read and written by Spark's own readers and writers. CSV and
+ * TSV have a header line naming the columns, and every column is read as a string (no type
+ * inference: a column of digits stays text to translate).
  * Spark's CSV reader reads an empty value ({@code ""}) as null, as it reads a missing one: an empty
  * cell of a CSV or TSV input comes out null, in both columns; the other formats keep the two apart.
  */
