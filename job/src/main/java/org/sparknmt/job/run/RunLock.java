@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ipc.RemoteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.job.checkpoint.StorageFailures;
 
 /**
  * One writer per run directory: {@code RUN/.lock}, created only where no file of that name exists
@@ -190,14 +191,34 @@ public final class RunLock implements AutoCloseable {
       }
       throw new IOException("cannot create the run lock " + file + ": " + e.getMessage(), e);
     }
-    stream.write(JSON.writeValueAsBytes(me));
-    if (stream instanceof FSDataOutputStream hadoopStream) {
-      // makes the holder readable to a second writer while the file stays open (the HDFS lease)
-      hadoopStream.hflush();
-    } else {
-      stream.flush();
+    try {
+      stream.write(JSON.writeValueAsBytes(me));
+      if (stream instanceof FSDataOutputStream hadoopStream) {
+        // makes the holder readable to a second writer while the file stays open (the HDFS lease)
+        hadoopStream.hflush();
+      } else {
+        stream.flush();
+      }
+    } catch (IOException e) {
+      // the first bytes of a run's writes: an exhausted HDFS quota or a full disk shows here first
+      abandon(fs, file, stream);
+      throw StorageFailures.failure("cannot take the run lock " + file, e);
     }
     return new RunLock(fs, file, me, stream, broken);
+  }
+
+  /** Closes and deletes a lock file this process created but could not write; the write's error is what counts. */
+  private static void abandon(FileSystem fs, Path file, OutputStream stream) {
+    try {
+      stream.close();
+    } catch (IOException ignored) {
+      // the same failure as the write's, reported by the caller
+    }
+    try {
+      fs.delete(file, false);
+    } catch (IOException e) {
+      LOG.warn("could not delete the run lock {} after a failed write: {}", file, e.getMessage());
+    }
   }
 
   /** A new file, failing when one exists: O_EXCL locally, where Hadoop's own check-then-create would race. */

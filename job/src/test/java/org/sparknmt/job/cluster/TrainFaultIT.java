@@ -201,7 +201,8 @@ class TrainFaultIT {
       String error = result.output().lines().filter(line -> line.startsWith("sparknmt train: ")).findFirst().orElse("");
       System.out.printf("out-of-space: exit %d after %.1f s (driver start included): %s%n", result.exitCode(), seconds, error);
       assertEquals(1, result.exitCode(), result.output());
-      assertTrue(error.contains("out of space") && error.contains(run + "/checkpoints") && error.contains("quota"),
+      // the run lock is the run's first write, so it meets the quota first
+      assertTrue(error.contains("out of space") && error.contains(run + "/.lock") && error.contains("quota"),
           "the error does not say out of space, where, and why:\n" + result.output());
       assertTrue(seconds < 120, "took " + seconds + " s");
       assertFalse(result.output().contains("Progress: step"), "it trained before failing:\n" + result.output());
@@ -360,7 +361,9 @@ class TrainFaultIT {
       command.addAll(List.of(args));
       ProcessBuilder builder = new ProcessBuilder(command).directory(cluster.root.toFile()).redirectErrorStream(true)
           .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      builder.environment().putAll(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", ""));
+      // SPARKNMT_CLUSTER_DIR: where the launcher finds the cluster's authentication secret
+      builder.environment().putAll(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "",
+          "SPARKNMT_CLUSTER_DIR", cluster.dir.toString()));
       return new Driver(builder.start(), log);
     }
 
