@@ -4,35 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.job.Main;
+import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.testkit.BuildDirs;
-import picocli.CommandLine;
 
 /** {@code sparknmt evaluate} as a user runs it: options, exit codes, standard output and error, local mode. */
 class EvaluateCommandLineTest {
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CommandLineRun cli = new CommandLineRun();
 
   private int execute(String... args) {
-    CommandLine commandLine = Main.commandLine();
-    commandLine.setOut(new PrintWriter(out));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.execute(args);
   }
 
   @Test
   void hypAndRefAreRequired() {
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--hyp", "hyp.txt"));
     // --ref is not required by picocli: evaluate --table takes its reference from a column
-    assertTrue(err.toString().contains("give --hyp H --ref R, or --run RUN --src S --ref R, or --table T"), err.toString());
+    assertTrue(cli.err().contains("give --hyp H --ref R, or --run RUN --src S --ref R, or --table T"), cli.err());
   }
 
   @Test
@@ -43,10 +36,10 @@ class EvaluateCommandLineTest {
 
     assertEquals(ExitCodes.OK, execute("evaluate", "--master", "local[1]", "--hyp", hyp.toString(), "--ref", ref.toUri().toString()));
     assertEquals(List.of(EvaluationTest.SACREBLEU_BLEU, EvaluationTest.SACREBLEU_CHRF,
-        "BLEU signature: " + Bleu.SIGNATURE, "chrF2 signature: " + Chrf.SIGNATURE), out.toString().lines().toList());
+        "BLEU signature: " + Bleu.SIGNATURE, "chrF2 signature: " + Chrf.SIGNATURE), cli.out().lines().toList());
 
     String missing = dir.resolve("missing.txt").toUri().toString();
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--master", "local[1]", "--hyp", missing, "--ref", ref.toString()));
-    assertTrue(err.toString().contains("sparknmt evaluate: --hyp " + missing + ": no such file"), err.toString());
+    assertTrue(cli.err().contains("sparknmt evaluate: --hyp " + missing + ": no such file"), cli.err());
   }
 }

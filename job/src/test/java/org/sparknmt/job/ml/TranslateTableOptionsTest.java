@@ -3,25 +3,19 @@ package org.sparknmt.job.ml;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.job.Main;
+import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.cli.ExitCodes;
-import picocli.CommandLine;
 
 /**
  * Option errors of {@code sparknmt translate --input-format} and {@code evaluate --table}: usage errors
  * (exit 2) before Spark or a model starts.
  */
 class TranslateTableOptionsTest {
-  private final StringWriter err = new StringWriter();
+  private final CommandLineRun cli = new CommandLineRun();
 
   private int execute(String... args) {
-    CommandLine commandLine = Main.commandLine();
-    commandLine.setOut(new PrintWriter(new StringWriter()));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.execute(args);
   }
 
   private int translate(String... args) {
@@ -34,8 +28,8 @@ class TranslateTableOptionsTest {
   }
 
   private void assertUsageError(String message, String... args) {
-    assertEquals(ExitCodes.USAGE, translate(args), err.toString());
-    assertTrue(err.toString().contains(message), err.toString());
+    assertEquals(ExitCodes.USAGE, translate(args), cli.err());
+    assertTrue(cli.err().contains(message), cli.err());
   }
 
   @Test
@@ -57,10 +51,10 @@ class TranslateTableOptionsTest {
   @Test
   void evaluatesTableFormTakesNoFiles() {
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--table", "t.parquet", "--ref", "ref.de"));
-    assertTrue(err.toString().contains("--table T --hyp-column H --ref-column R scores two columns of one table: "
-        + "no --hyp, --ref, --run or --src"), err.toString());
+    assertTrue(cli.err().contains("--table T --hyp-column H --ref-column R scores two columns of one table: "
+        + "no --hyp, --ref, --run or --src"), cli.err());
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--hyp", "hyp.de"));
-    assertTrue(err.toString().contains("or --table T --hyp-column H --ref-column R"), err.toString());
+    assertTrue(cli.err().contains("or --table T --hyp-column H --ref-column R"), cli.err());
   }
 
   @Test
