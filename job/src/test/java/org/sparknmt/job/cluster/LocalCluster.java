@@ -95,13 +95,19 @@ final class LocalCluster {
     return pid(daemon).flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
   }
 
+  /**
+   * What every {@code scripts/sparknmt} submission to this cluster runs with: a small driver, ND4J's plain
+   * x86-64 build, and SPARKNMT_CLUSTER_DIR, where the launcher finds this cluster's authentication secret.
+   */
+  Map<String, String> launcherEnvironment() {
+    return Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "", "SPARKNMT_CLUSTER_DIR", dir.toString());
+  }
+
   /** {@code scripts/sparknmt ARGS} with {@code env}, a small driver and ND4J's plain x86-64 build. */
   ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
     command.addAll(List.of(args));
-    // SPARKNMT_CLUSTER_DIR: where the launcher finds this cluster's authentication secret
-    Map<String, String> launcher = new HashMap<>(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "",
-        "SPARKNMT_CLUSTER_DIR", dir.toString()));
+    Map<String, String> launcher = new HashMap<>(launcherEnvironment());
     launcher.putAll(env);
     return ScriptRun.run(root, dir.resolve("test-logs"), launcher, SCRIPT_TIMEOUT, command.toArray(String[]::new));
   }

@@ -361,9 +361,7 @@ class TrainFaultIT {
       command.addAll(List.of(args));
       ProcessBuilder builder = new ProcessBuilder(command).directory(cluster.root.toFile()).redirectErrorStream(true)
           .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      // SPARKNMT_CLUSTER_DIR: where the launcher finds the cluster's authentication secret
-      builder.environment().putAll(Map.of("SPARKNMT_DRIVER_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "",
-          "SPARKNMT_CLUSTER_DIR", cluster.dir.toString()));
+      builder.environment().putAll(cluster.launcherEnvironment());
       return new Driver(builder.start(), log);
     }
 
