@@ -20,8 +20,6 @@ import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
-import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -132,22 +130,14 @@ public final class TrainJob {
     WorkerTimings timings = new WorkerTimings(sc);
     BlockMomentum outer = config.outer().plainAveraging() ? null
         : new BlockMomentum(config.outer(), resumeFrom.isPresent() ? restoreOuter(store, resumeFrom.get()) : null);
-    TokenBatchTrainingMaster master = new TokenBatchTrainingMaster(
-        new ParameterAveragingTrainingMaster.Builder(1)
-            .workerPrefetchNumBatches(0)
-            .averagingFrequency(config.averagingFrequency())
-            .batchSizePerWorker(1)
-            .saveUpdater(config.averageUpdaterState())
-            .rngSeed(config.seed()),
-        timings, outer);
-    SparkComputationGraph sparkNet = new SparkComputationGraph(sc, graph, master);
+    ParameterAveraging averaging = new ParameterAveraging(sc, graph, config.averageUpdaterState(), timings, outer);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
     state = state.withCursor(cursor);
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new Loop(store, sparkNet, train, valid, batches, workers, master, outer, progress, metrics,
+      return new Loop(store, averaging, train, valid, batches, workers, outer, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);
@@ -220,12 +210,11 @@ public final class TrainJob {
   /** The training loop over epochs and rounds, with validation, checkpoints and early stopping. */
   private final class Loop {
     private final CheckpointStore store;
-    private final SparkComputationGraph sparkNet;
+    private final ParameterAveraging averaging;
     private final JavaPairRDD<Long, Batch> train;
     private final List<Batch> valid;
     private final int batches;
     private final int workers;
-    private final TokenBatchTrainingMaster master;
     private final BlockMomentum outer;
     private final Progress progress;
     private final MetricsSink metrics;
@@ -234,16 +223,15 @@ public final class TrainJob {
     /** The newest checkpoint of this run known to be written (null: none), named in errors. */
     private String lastCheckpoint;
 
-    Loop(CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
-        int batches, int workers, TokenBatchTrainingMaster master, BlockMomentum outer, Progress progress,
+    Loop(CheckpointStore store, ParameterAveraging averaging, JavaPairRDD<Long, Batch> train, List<Batch> valid,
+        int batches, int workers, BlockMomentum outer, Progress progress,
         MetricsSink metrics, BpeModel vocabulary, String resumedFrom) {
       this.store = store;
-      this.sparkNet = sparkNet;
+      this.averaging = averaging;
       this.train = train;
       this.valid = valid;
       this.batches = batches;
       this.workers = workers;
-      this.master = master;
       this.outer = outer;
       this.progress = progress;
       this.metrics = metrics;
@@ -259,7 +247,7 @@ public final class TrainJob {
         String stop = stopReason(state);
         if (stop != null) {
           LOG.info("stopping at step {}: {}", state.step(), stop);
-          return new Result(state.step(), state.epoch(), sparkNet.getScore(), lastValidation, stop);
+          return new Result(state.step(), state.epoch(), averaging.score(), lastValidation, stop);
         }
         RoundPlan plan = new RoundPlan(config.seed(), state.epoch(), batches, workers, config.averagingFrequency());
         int round = state.round();
@@ -272,26 +260,26 @@ public final class TrainJob {
             .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
         long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
         long roundStart = System.nanoTime();
-        master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
+        int steps = Math.min(config.averagingFrequency(), slots.size());
+        averaging.fitRound(roundData, dropoutSeed, state.step(), steps);
         double seconds = state.trainSeconds() + (System.nanoTime() - roundStart) / 1e9;
 
-        long steps = Math.min(config.averagingFrequency(), slots.size());
         long step = state.step() + steps;
         boolean epochEnds = round + 1 == plan.rounds();
         Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
-        measured.put("train_loss", sparkNet.getScore());
+        measured.put("train_loss", averaging.score());
         state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
             plan.rounds(), schedule.rate(step), state.seed(), state.vocabularySha256(), renderedConfig,
             measured, state.bestValidLoss(), state.validationsSinceBest(), seconds, state.cursor());
-        progress.afterRound(state, sparkNet.getScore(), metrics);
+        progress.afterRound(state, averaging.score(), metrics);
 
         boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
             || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);
         if (validate && !valid.isEmpty()) {
-          lastValidation = Validation.of(sparkNet.getNetwork(), valid);
+          lastValidation = Validation.of(averaging.network(), valid);
           if (config.validBleuSentences() > 0) {
             lastValidation = lastValidation.withBleu(
-                ValidationBleu.of(sparkNet.getNetwork(), valid, bpe, config.validBleuSentences()));
+                ValidationBleu.of(averaging.network(), valid, bpe, config.validBleuSentences()));
           }
           state = withValidation(state, lastValidation);
           metrics.valid(step, state, lastValidation);
@@ -351,7 +339,7 @@ public final class TrainJob {
      */
     private void checkpoint(TrainingState state) throws IOException {
       long start = System.nanoTime();
-      ComputationGraph graph = sparkNet.getNetwork();
+      ComputationGraph graph = averaging.network();
       org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(store.root(), CheckpointStore.name(state.step()));
       org.apache.hadoop.fs.Path path;
       try {
