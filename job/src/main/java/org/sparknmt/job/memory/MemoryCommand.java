@@ -33,7 +33,7 @@ public final class MemoryCommand implements Callable<Integer> {
     System.out.printf("  SPARKNMT_SUBMIT_ARGS=\"%s\"%n", plan.sparkSubmitArgs());
     int tasks = Math.max(train.workers(), 1);
     System.out.printf("local mode, %d training task(s) in one JVM (train.workers):%n", tasks);
-    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n", plan.executorHeapMib(),
+    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n", plan.localHeapMib(),
         plan.localNativeMib(tasks));
     return 0;
   }

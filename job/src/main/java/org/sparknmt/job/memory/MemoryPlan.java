@@ -31,6 +31,9 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   /** The executor heap: a training task used under 200 MiB of it (TrainBench, the quickstart's job); Spark wants some room. */
   static final long EXECUTOR_HEAP = 1L << 30;
 
+  /** The heap of a local-mode JVM, which also runs the driver (the launcher's default). */
+  static final long LOCAL_HEAP = 2L << 30;
+
   public MemoryPlan {
     if (parameters <= 0 || maxTokens <= 0 || modelStateBytes <= 0 || activationBytes <= 0) {
       throw new IllegalArgumentException("a memory plan needs positive sizes");
@@ -62,6 +65,11 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   /** JavaCPP's maxphysicalbytes for an executor: the container's whole limit, heap and overhead. */
   public long executorProcessMib() {
     return executorHeapMib() + executorOverheadMib();
+  }
+
+  /** SPARKNMT_DRIVER_MEMORY for local mode, in MiB. */
+  public long localHeapMib() {
+    return LOCAL_HEAP >> 20;
   }
 
   /** ND4J's off-heap need of a local-mode JVM running {@code tasks} training tasks (the launcher's SPARKNMT_NATIVE_MEMORY). */
