@@ -31,7 +31,6 @@ import org.sparknmt.model.nn.TransformerBatch;
  * is kept because ComputationGraph resets the mask (to the label mask) between backprop and scoring.
  */
 public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> implements IOutputLayer {
-
   private final Params params;
   private final Transformer model;
   private INDArray paramsFlat;
