@@ -183,6 +183,10 @@ for beam in (1, 4):
 w("")
 w(f"Target tokens emitted by sparknmt: {fmt(num('translate.b1.ours.tokens'))} (beam 1), "
   f"{fmt(num('translate.b4.ours.tokens'))} (beam 4).")
+w("")
+w(f"Peak resident memory (GNU time, the launcher's memory settings, all runs of both beams in one process each): "
+  f"sparknmt {fmt(num('translate.ours.rss_mib'))} MiB (the JVM, Spark local mode included), PyTorch "
+  f"{fmt(num('translate.peer.rss_mib'))} MiB; ratio {ratio(num('translate.ours.rss_mib'), num('translate.peer.rss_mib'))}.")
 
 # First step
 w("")

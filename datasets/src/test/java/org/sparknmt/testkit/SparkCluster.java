@@ -2,6 +2,7 @@ package org.sparknmt.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
   private final String master;
+  private final Map<String, String> settings;
   private JavaSparkContext sc;
 
   /** Two executor JVMs with one core and 1 GiB each. */
@@ -23,7 +25,13 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
   }
 
   public SparkCluster(String master) {
+    this(master, Map.of());
+  }
+
+  /** With more Spark settings; a {@code spark.executor.extraJavaOptions} among them adds to the default options. */
+  public SparkCluster(String master, Map<String, String> settings) {
     this.master = master;
+    this.settings = settings;
   }
 
   @Override
@@ -45,6 +53,10 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
             "-Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
                 + " -Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile", ""))
         .set("spark.worker.dir", work.resolve("worker").toString());
+    for (Map.Entry<String, String> setting : settings.entrySet()) {
+      String key = setting.getKey();
+      conf.set(key, key.equals("spark.executor.extraJavaOptions") ? conf.get(key) + " " + setting.getValue() : setting.getValue());
+    }
     sc = new JavaSparkContext(conf);
   }
 

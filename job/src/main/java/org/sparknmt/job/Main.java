@@ -3,6 +3,7 @@ package org.sparknmt.job;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
+import org.sparknmt.job.memory.MemoryCommand;
 import org.sparknmt.job.prepare.PrepareCommand;
 import org.sparknmt.job.report.AttentionCommand;
 import org.sparknmt.job.report.PlotPeCommand;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Command;
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
         AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
-        ReportCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
+        ReportCommand.class, MemoryCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -3,13 +3,16 @@ package org.sparknmt.job.train;
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.bytedeco.javacpp.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.memory.MemoryPlan;
 import org.sparknmt.job.run.RunLock;
 import org.sparknmt.model.TransformerConfig;
 import picocli.CommandLine;
@@ -50,8 +53,12 @@ public final class TrainCommand implements Callable<Integer> {
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     TrainConfig train = config.bind("train", TrainConfig.class);
     LOG.info("effective configuration:\n{}", config.render());
+    PrepareConfig data = config.bind("data", PrepareConfig.class);
+    MemoryPlan memory = MemoryPlan.of(model, data.vocabSize(), data.maxTokens());
+    LOG.info("memory for one training task per executor (sparknmt memory): {}", memory.sparkSubmitArgs());
     SparkConf sparkConf = spark.sparkConf("sparknmt train " + run);
     try (RunLock lock = runLock.acquire(run, "train", sparkConf); JavaSparkContext sc = new JavaSparkContext(sparkConf)) {
+      warnIfLocalCapTooSmall(sc, memory, train);
       if (!lock.broken()) {
         // no other writer can be alive: what killed writers left half-written goes
         new CheckpointStore(run, sc.hadoopConfiguration()).removeLeftovers();
@@ -63,5 +70,18 @@ public final class TrainCommand implements Callable<Integer> {
                   100 * result.lastValidation().accuracy()));
     }
     return 0;
+  }
+
+  /** In local mode the training tasks share this JVM: JavaCPP's process cap must hold all of them. */
+  private static void warnIfLocalCapTooSmall(JavaSparkContext sc, MemoryPlan memory, TrainConfig train) {
+    long capMib = Pointer.maxPhysicalBytes() >> 20;
+    int tasks = train.workers() > 0 ? train.workers() : sc.defaultParallelism();
+    long heapMib = Runtime.getRuntime().maxMemory() >> 20;
+    long needMib = memory.localProcessMib(heapMib, tasks);
+    if (sc.isLocal() && capMib > 0 && capMib < needMib) {
+      LOG.warn("the process cap (org.bytedeco.javacpp.maxphysicalbytes) is {} MiB; {} training tasks of this configuration "
+          + "need about {} MiB: set SPARKNMT_NATIVE_MEMORY={}m (sparknmt memory --conf ...)", capMib, tasks, needMib,
+          memory.localNativeMib(tasks));
+    }
   }
 }

@@ -7,6 +7,7 @@ import java.util.Random;
 import org.bytedeco.javacpp.Pointer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
@@ -14,6 +15,7 @@ import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.nn.LabelSmoothedCrossEntropy;
 import org.sparknmt.model.nn.Params;
+import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
 
@@ -69,7 +71,8 @@ public final class TrainBench {
     System.out.printf("ms/step=%.1f tgt_tokens/s=%.0f%n", msPerStep, batch * seq / (msPerStep / 1000));
     System.out.printf("phases ms: forward+loss=%.1f backward=%.1f updater+graph=%.1f%n", phases.forward,
         phases.backward, msPerStep - phases.forward - phases.backward);
-    System.out.printf("peak memory: heap=%d MiB native(RSS)=%d MiB%n", peakHeap() >> 20, peakRss >> 20);
+    System.out.printf("peak memory: heap=%d MiB native(RSS)=%d MiB step workspace=%d MiB%n", peakHeap() >> 20,
+        peakRss >> 20, PassWorkspace.size(PassWorkspace.TRAINING_STEP) >> 20);
   }
 
   private record Phases(double forward, double backward) {}
@@ -85,11 +88,17 @@ public final class TrainBench {
     double forward = 0;
     double backward = 0;
     for (int i = 0; i < steps; i++) {
-      long t0 = System.nanoTime();
-      LabelSmoothedCrossEntropy.Result r = model.loss(b, DataType.FLOAT, true, true);
-      long t1 = System.nanoTime();
-      model.backward(r.dLogits());
-      long t2 = System.nanoTime();
+      long t0;
+      long t1;
+      long t2;
+      // the training step's workspace, as in the layer: outside it the passes wait for GCs to free their arrays
+      try (MemoryWorkspace ws = PassWorkspace.open(PassWorkspace.TRAINING_STEP)) {
+        t0 = System.nanoTime();
+        LabelSmoothedCrossEntropy.Result r = model.loss(b, DataType.FLOAT, true, true);
+        t1 = System.nanoTime();
+        model.backward(r.dLogits());
+        t2 = System.nanoTime();
+      }
       forward += (t1 - t0) / 1e6;
       backward += (t2 - t1) / 1e6;
     }

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.nn.DecoderCache;
+import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 
 /**
@@ -30,14 +32,17 @@ final class BeamSearch {
       throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the vocabulary ("
           + model.vocabSize() + " tokens)");
     }
-    SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
-    INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
-    DecoderCache cache = model.decoder().start(memory, src.size(), src.keep());
     List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
-    List<Beam> live = beams;
-    for (int position = 0; !live.isEmpty(); position++) {
-      INDArray states = model.decoder().step(newestTokens(live), position, cache);
-      live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
+    // every array of the search lives in one workspace: only Java arrays (the hypotheses) leave it
+    try (MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.SEARCH)) {
+      SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
+      INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
+      DecoderCache cache = model.decoder().start(memory, src.size(), src.keep());
+      List<Beam> live = beams;
+      for (int position = 0; !live.isEmpty(); position++) {
+        INDArray states = model.decoder().step(newestTokens(live), position, cache);
+        live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
+      }
     }
     return beams.stream().map(Beam::best).toList();
   }

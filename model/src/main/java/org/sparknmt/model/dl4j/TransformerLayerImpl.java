@@ -13,11 +13,6 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
-import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
-import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
-import org.nd4j.linalg.api.memory.enums.LearningPolicy;
-import org.nd4j.linalg.api.memory.enums.ResetPolicy;
-import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
@@ -26,6 +21,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.deeplearning4j.nn.api.MaskState;
 import org.sparknmt.model.nn.LabelSmoothedCrossEntropy;
 import org.sparknmt.model.nn.Params;
+import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
 
@@ -35,16 +31,6 @@ import org.sparknmt.model.nn.TransformerBatch;
  * is kept because ComputationGraph resets the mask (to the label mask) between backprop and scoring.
  */
 public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> implements IOutputLayer {
-  private static final String STEP_WORKSPACE_ID = "SPARKNMT_TRANSFORMER_STEP";
-  private static final WorkspaceConfiguration STEP_WORKSPACE = WorkspaceConfiguration.builder()
-      .initialSize(0)
-      .overallocationLimit(0.2)
-      .policyAllocation(AllocationPolicy.OVERALLOCATE)
-      .policyLearning(LearningPolicy.OVER_TIME)
-      .policyReset(ResetPolicy.BLOCK_LEFT)
-      .policySpill(SpillPolicy.REALLOCATE)
-      .build();
-
   private final Params params;
   private final Transformer model;
   private INDArray paramsFlat;
@@ -161,12 +147,14 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
   @Override
   public INDArray activate(boolean training, LayerWorkspaceMgr workspaceMgr) {
     assertInputSet(false);
-    try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-      TransformerBatch b = SourceTargetVertex.unpack(input, pairMask, null);
+    TransformerBatch b = SourceTargetVertex.unpack(input, pairMask, null);
+    try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces();
+        MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.INFERENCE)) {
       INDArray memory = model.encode(b.size(), b.source(), b.sourceKeep(), dataType, training);
       INDArray states = model.decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training);
       INDArray probs = Transforms.exp(model.logProbabilities(states), false);
-      return probs.reshape(b.size(), b.targetLength(), model.vocabSize()).permute(0, 2, 1).dup('c');
+      // the only array that outlives the pass
+      return probs.reshape(b.size(), b.targetLength(), model.vocabSize()).permute(0, 2, 1).dup('c').detach();
     }
   }
 
@@ -181,7 +169,7 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
     TransformerBatch batch = SourceTargetVertex.unpack(input, pairMask, labels);
     try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
       gradientsFlat.assign(0);
-      try (MemoryWorkspace step = Nd4j.getWorkspaceManager().getAndActivateWorkspace(STEP_WORKSPACE, STEP_WORKSPACE_ID)) {
+      try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.TRAINING_STEP)) {
         LabelSmoothedCrossEntropy.Result r = model.loss(batch, dataType, true, true);
         model.backward(r.dLogits());
         score = r.loss();
@@ -198,8 +186,10 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
   @Override
   public double computeScore(double fullNetworkRegScore, boolean training, LayerWorkspaceMgr workspaceMgr) {
     if (!scoreOfCurrentInput) {
-      try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-        score = model.loss(SourceTargetVertex.unpack(input, pairMask, labels), dataType, training, false).loss();
+      TransformerBatch batch = SourceTargetVertex.unpack(input, pairMask, labels);
+      try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces();
+          MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.INFERENCE)) {
+        score = model.loss(batch, dataType, training, false).loss();
       }
     }
     return score + fullNetworkRegScore;

@@ -1,0 +1,94 @@
+package org.sparknmt.job.memory;
+
+import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.Transformer;
+
+/**
+ * What one training task needs, from the model's size and the batch's token budget, and the Spark
+ * settings that give an executor that much: the heap ({@code spark.executor.memory}) for the data
+ * pipeline and DL4J's Java side, the off-heap part ({@code spark.executor.memoryOverhead}, and
+ * JavaCPP's caps inside it) for ND4J's arrays. Every coefficient is measured (docs/operations.md, Memory).
+ *
+ * @param parameters the model's parameter count
+ * @param maxTokens data.max_tokens: the most tokens, padding included, of a batch's longer side
+ * @param modelStateBytes parameters, gradients, Adam's two moments and parameter averaging's copies
+ * @param activationBytes the training step's workspace at maxTokens
+ */
+public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, long activationBytes) {
+  /** Float copies of the parameters a worker holds: values, gradients, Adam m and v, and averaging's broadcast and result. */
+  static final int STATE_COPIES = 10;
+  /**
+   * Floats a step's workspace holds per token: PER_VOCAB per vocabulary entry (logits, softmax,
+   * gradient) plus PER_LAYER_WIDTH per (d_model + d_ff) of each of the two stacks' layers. TrainBench
+   * small (64 x 24 tokens) measured 1,226 MiB, this formula gives 1,418; tiny 289 MiB against 370.
+   */
+  static final int PER_VOCAB = 6;
+  static final int PER_LAYER_WIDTH = 40;
+  /** ND4J's workspace allocates 20 % more than its largest pass (PassWorkspace). */
+  static final double WORKSPACE_OVERALLOCATION = 1.2;
+  /** JVM metaspace, code cache, threads and GC structures, and ND4J's native libraries: 250-400 MiB measured. */
+  static final long JVM_AND_LIBRARIES = 512L << 20;
+  /** The executor heap: a training task used under 200 MiB of it (TrainBench, the quickstart's job); Spark wants some room. */
+  static final long EXECUTOR_HEAP = 1L << 30;
+
+  /** The heap of a local-mode JVM, which also runs the driver (the launcher's default). */
+  static final long LOCAL_HEAP = 2L << 30;
+
+  public MemoryPlan {
+    if (parameters <= 0 || maxTokens <= 0 || modelStateBytes <= 0 || activationBytes <= 0) {
+      throw new IllegalArgumentException("a memory plan needs positive sizes");
+    }
+  }
+
+  /** The plan for a model of this configuration and vocabulary, trained on batches of up to maxTokens tokens. */
+  public static MemoryPlan of(TransformerConfig model, int vocabSize, int maxTokens) {
+    if (maxTokens <= 0) {
+      throw new IllegalArgumentException("data.max_tokens must be positive to size memory, got " + maxTokens);
+    }
+    long parameters = Transformer.layout(model, vocabSize).size();
+    long floatsPerToken = (long) PER_VOCAB * vocabSize
+        + (long) PER_LAYER_WIDTH * model.layers() * (model.dModel() + model.dFf());
+    long activations = (long) (Float.BYTES * floatsPerToken * maxTokens * WORKSPACE_OVERALLOCATION);
+    return new MemoryPlan(parameters, maxTokens, (long) STATE_COPIES * Float.BYTES * parameters, activations);
+  }
+
+  /** spark.executor.memory, in MiB. */
+  public long executorHeapMib() {
+    return EXECUTOR_HEAP >> 20;
+  }
+
+  /** spark.executor.memoryOverhead, in MiB: everything off the heap, for one training task per executor. */
+  public long executorOverheadMib() {
+    return mib(JVM_AND_LIBRARIES + modelStateBytes + activationBytes);
+  }
+
+  /** JavaCPP's maxphysicalbytes for an executor: the container's whole limit, heap and overhead. */
+  public long executorProcessMib() {
+    return executorHeapMib() + executorOverheadMib();
+  }
+
+  /** SPARKNMT_DRIVER_MEMORY for local mode, in MiB. */
+  public long localHeapMib() {
+    return LOCAL_HEAP >> 20;
+  }
+
+  /** ND4J's off-heap need of a local-mode JVM running {@code tasks} training tasks (the launcher's SPARKNMT_NATIVE_MEMORY). */
+  public long localNativeMib(int tasks) {
+    // the driver holds the averaged model and its updater state besides each task's copy
+    return mib(JVM_AND_LIBRARIES + modelStateBytes + tasks * (modelStateBytes + activationBytes));
+  }
+
+  /** JavaCPP's maxphysicalbytes that a local-mode JVM with this heap needs for {@code tasks} training tasks. */
+  public long localProcessMib(long heapMib, int tasks) {
+    return heapMib + localNativeMib(tasks);
+  }
+
+  /** The spark-submit settings of one training task per executor (SPARKNMT_SUBMIT_ARGS takes them as they are). */
+  public String sparkSubmitArgs() {
+    return "--executor-memory " + executorHeapMib() + "m --conf spark.executor.memoryOverhead=" + executorOverheadMib() + "m";
+  }
+
+  private static long mib(long bytes) {
+    return (bytes + (1L << 20) - 1) >> 20;
+  }
+}

@@ -1,0 +1,53 @@
+package org.sparknmt.model.nn;
+
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The ND4J workspace that holds every temporary array of one pass (a training step, a validation
+ * batch, one search), reused by the next pass on the same thread, so native memory is bounded by the
+ * largest pass instead of by when the garbage collector finds the arrays' wrappers.
+ *
+ * <p>It is sized by its first pass and grows when a larger pass spills ({@code REALLOCATE}). The
+ * learning policy matters: {@code OVER_TIME} with the default {@code cyclesBeforeInitialization} (0)
+ * never allocates the workspace at all, so every array spilled and waited for a GC; TrainBench small
+ * measured 680 MiB of such garbage per step and 7.4 GB resident (docs/operations.md, Memory).
+ */
+public final class PassWorkspace {
+  /** A training step's forward and backward pass (the Transformer layer's, and TrainBench's timing of it). */
+  public static final String TRAINING_STEP = "SPARKNMT_TRAINING_STEP";
+
+  /** A forward pass without gradients: validation's loss and probabilities. */
+  public static final String INFERENCE = "SPARKNMT_INFERENCE";
+
+  /** One search over a batch of sources: encoding, every decoding step and the cache. */
+  public static final String SEARCH = "SPARKNMT_SEARCH";
+
+  private static final WorkspaceConfiguration CONFIGURATION = WorkspaceConfiguration.builder()
+      .initialSize(0)
+      .overallocationLimit(0.2)
+      .policyAllocation(AllocationPolicy.OVERALLOCATE)
+      .policyLearning(LearningPolicy.FIRST_LOOP)
+      .policyReset(ResetPolicy.BLOCK_LEFT)
+      .policySpill(SpillPolicy.REALLOCATE)
+      .build();
+
+  private PassWorkspace() {}
+
+  /** Opens (activates) the workspace named id on this thread; close it when the pass ends. */
+  public static MemoryWorkspace open(String id) {
+    return Nd4j.getWorkspaceManager().getAndActivateWorkspace(CONFIGURATION, id);
+  }
+
+  /** Bytes the workspace named id currently holds on this thread (0 before its first pass). */
+  public static long size(String id) {
+    return Nd4j.getWorkspaceManager().checkIfWorkspaceExists(id)
+        ? Nd4j.getWorkspaceManager().getWorkspaceForCurrentThread(CONFIGURATION, id).getCurrentSize()
+        : 0;
+  }
+}
