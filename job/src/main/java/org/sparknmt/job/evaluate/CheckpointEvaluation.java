@@ -19,6 +19,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -88,7 +89,7 @@ public final class CheckpointEvaluation {
       Path folder = new Path(new Path(runUri, "eval"), stamp);
       List<Row> rows = new ArrayList<>();
       for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
-        TranslationModel model = TranslationModel.of(store, checkpoint, data);
+        TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data));
         String hyp = new Path(folder, model.checkpoint() + ".txt").toString();
         TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, hyp, false);
         Evaluation scored = EvaluateJob.run(sc, hyp, refUri);

@@ -1,6 +1,5 @@
 package org.sparknmt.job.train;
 
-import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.run.RunLock;
@@ -69,23 +69,20 @@ public final class AverageCommand implements Callable<Integer> {
   }
 
   /** The newest checkpoint's model with its parameters replaced by the mean over {@code chosen}. */
-  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) throws java.io.IOException {
+  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) {
     ComputationGraph result = null;
     INDArray sum = null;
     for (CheckpointStore.Checkpoint checkpoint : chosen) {
-      try (InputStream in = store.openModel(checkpoint)) {
-        ComputationGraph graph = ModelArtifact.read(in, checkpoint.state().vocabularySha256(),
-            checkpoint.path().toString()).graph();
-        if (sum == null) {
-          sum = graph.params().dup();
-        } else if (sum.length() != graph.params().length()) {
-          throw new IllegalArgumentException(checkpoint.path() + " has " + graph.params().length()
-              + " parameters, the others " + sum.length() + ": not the same model");
-        } else {
-          sum.addi(graph.params());
-        }
-        result = graph;
+      ComputationGraph graph = TrainedModel.read(store, checkpoint, checkpoint.state().vocabularySha256()).graph();
+      if (sum == null) {
+        sum = graph.params().dup();
+      } else if (sum.length() != graph.params().length()) {
+        throw new IllegalArgumentException(checkpoint.path() + " has " + graph.params().length()
+            + " parameters, the others " + sum.length() + ": not the same model");
+      } else {
+        sum.addi(graph.params());
       }
+      result = graph;
     }
     result.setParams(sum.divi(chosen.size()));
     return result;

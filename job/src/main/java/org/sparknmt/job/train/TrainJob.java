@@ -37,6 +37,7 @@ import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.DataCursor;
 import org.sparknmt.job.checkpoint.StorageFailures;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
@@ -177,22 +178,14 @@ public final class TrainJob {
   }
 
   private ComputationGraph restore(CheckpointStore store, CheckpointStore.Checkpoint checkpoint,
-      String vocabularySha256) throws IOException {
-    TrainingState state = checkpoint.state();
-    if (!state.vocabularySha256().equals(vocabularySha256)) {
-      throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " was trained with vocabulary "
-          + state.vocabularySha256() + " but " + runUri + "/data has " + vocabularySha256);
+      String vocabularySha256) {
+    TrainedModel trained = TrainedModel.read(store, checkpoint, vocabularySha256);
+    if (!trained.config().equals(modelConfig)) {
+      throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " holds model " + trained.config()
+          + " but the configuration asks for " + modelConfig
+          + "; resume with the same model settings or train into another --run");
     }
-    try (InputStream in = store.openModel(checkpoint)) {
-      ModelArtifact.Loaded loaded = ModelArtifact.read(in, vocabularySha256, checkpoint.path().toString());
-      TransformerConfig trained = loaded.metadata().config();
-      if (!trained.equals(modelConfig)) {
-        throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " holds model " + trained
-            + " but the configuration asks for " + modelConfig
-            + "; resume with the same model settings or train into another --run");
-      }
-      return loaded.graph();
-    }
+    return trained.graph();
   }
 
   /**

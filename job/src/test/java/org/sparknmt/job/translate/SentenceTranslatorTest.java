@@ -16,10 +16,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
-import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.job.TinyRun;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.model.TransformerFactory;
-import org.sparknmt.model.decode.Translator;
 
 /** Hostile input lines with an untrained tiny model: no Spark, no data, only the line rules. */
 class SentenceTranslatorTest {
@@ -29,8 +28,7 @@ class SentenceTranslatorTest {
   private static final TranslateConfig SEARCH = new TranslateConfig(1, 0.0, 0.0, 4, 32, 0);
 
   private final SentenceTranslator translator = new SentenceTranslator(
-      Translator.of(TransformerFactory.create(TinyRun.MODEL, LETTERS.size(), 4),
-          new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS)),
+      TrainedModel.translator(TransformerFactory.create(TinyRun.MODEL, LETTERS.size(), 4)),
       new BpeEncoder(LETTERS), SEARCH, TinyRun.MODEL.maxLength());
 
   @Test
