@@ -4,6 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.CorpusStats;
+import org.sparknmt.job.metrics.Evaluation;
 import scala.Tuple2;
 
 /**

@@ -2,7 +2,7 @@ package org.sparknmt.job.ml;
 
 import org.apache.spark.sql.SparkSession;
 import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.evaluate.Evaluation;
+import org.sparknmt.job.metrics.Evaluation;
 import picocli.CommandLine.Option;
 
 /**

@@ -7,7 +7,7 @@ import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.checkpoint.TrainedModel;
-import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.translate.LengthSortedBatches;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.Translation;

@@ -11,6 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.EvaluationTest;
 import org.sparknmt.testkit.BuildDirs;
 
 /** {@code sparknmt evaluate} as a user runs it: options, exit codes, standard output and error, local mode. */

@@ -57,7 +57,7 @@ class SentenceTranslatorTest {
   @Test
   void onStandardInputOnlyLineFeedsEndLines() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    TranslateCommand.translateStream(translator, new ByteArrayInputStream("ab\rcd\nef\r\ngh".getBytes(StandardCharsets.UTF_8)),
+    StreamTranslation.translate(translator, new ByteArrayInputStream("ab\rcd\nef\r\ngh".getBytes(StandardCharsets.UTF_8)),
         out);
     assertEquals(translator.translate(List.of("ab\rcd", "ef", "gh")), out.toString(StandardCharsets.UTF_8).lines().toList());
   }
@@ -67,7 +67,7 @@ class SentenceTranslatorTest {
     byte[] input = {'a', 'b', '\n', 'c', 'd', (byte) 0xC3, '(', '\n', 'e', '\n'};
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     IOException e = assertThrows(IOException.class,
-        () -> TranslateCommand.translateStream(translator, new ByteArrayInputStream(input), out));
+        () -> StreamTranslation.translate(translator, new ByteArrayInputStream(input), out));
     assertEquals("standard input, line 2: not valid UTF-8 (byte 3 of the line, 0xC3)", e.getMessage());
     assertEquals(translator.translate(List.of("ab")), out.toString(StandardCharsets.UTF_8).lines().toList());
   }

@@ -1,13 +1,6 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,12 +8,17 @@ import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
-import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.ml.TableOptions;
 import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
+import org.sparknmt.job.translate.SearchOptions;
+import org.sparknmt.job.translate.StreamTranslation;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -69,7 +67,7 @@ public final class TranslateCommand implements Callable<Integer> {
             + "give --input URI to write a file");
       }
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
-      translateStream(model.sentenceTranslator(config), System.in, System.out);
+      StreamTranslation.translate(model.sentenceTranslator(config), System.in, System.out);
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {
@@ -100,44 +98,5 @@ public final class TranslateCommand implements Callable<Integer> {
           result.rowsPerSecond());
     }
     return ExitCodes.OK;
-  }
-
-  /**
-   * Translates lines of {@code in} to {@code out} (UTF-8), line for line. Lines are batched as they
-   * arrive: whatever is waiting is translated together, so a pipe gets batches and a person typing
-   * gets each line's translation at once. Lines are read as {@link Utf8Lines} reads them.
-   */
-  static void translateStream(SentenceTranslator translator, InputStream in, OutputStream out) throws IOException {
-    Utf8Lines reader = new Utf8Lines(in, "standard input");
-    Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-    List<String> block = new ArrayList<>();
-    for (String line = next(reader, block, translator, writer); line != null;
-        line = next(reader, block, translator, writer)) {
-      block.add(line);
-      if (!reader.ready() || block.size() >= TranslatedBlocks.BLOCK) {
-        write(translator.translate(block), writer);
-        block.clear();
-      }
-    }
-    write(translator.translate(block), writer);
-  }
-
-  /** The next line; on a line that is not UTF-8, the lines before it are translated and written first. */
-  private static String next(Utf8Lines reader, List<String> block, SentenceTranslator translator, Writer writer)
-      throws IOException {
-    try {
-      return reader.next();
-    } catch (IOException e) {
-      write(translator.translate(block), writer);
-      throw e;
-    }
-  }
-
-  private static void write(List<String> lines, Writer writer) throws IOException {
-    for (String line : lines) {
-      writer.write(line);
-      writer.write('\n');
-    }
-    writer.flush();
   }
 }
