@@ -7,6 +7,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.cli.ExitCodes;
@@ -63,7 +64,7 @@ public final class TranslateCommand implements Callable<Integer> {
     }
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
-        throw new IllegalArgumentException("--output " + output + ": standard input is translated to standard output; "
+        throw new UsageException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
@@ -71,7 +72,7 @@ public final class TranslateCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {
-      throw new IllegalArgumentException("--input " + input + " needs --output URI (the translation file)");
+      throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
@@ -85,7 +86,7 @@ public final class TranslateCommand implements Callable<Integer> {
 
   private Integer translateTable(TranslateConfig config) {
     if (input.equals("-") || output == null || output.equals("-")) {
-      throw new IllegalArgumentException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
+      throw new UsageException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
     }
     TableFormat outputFormat = table.outputFormat();
     TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint.name())

@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 
 /**
@@ -67,7 +68,7 @@ public sealed interface CorpusInput extends Serializable
     public List<Part> parts(Configuration conf) throws IOException {
       Path path = new Path(uri);
       if (!path.getFileSystem(conf).exists(path)) {
-        throw new IllegalArgumentException("table " + uri + " does not exist");
+        throw new UsageException("table " + uri + " does not exist");
       }
       return List.of(new Part(uri, null, this));
     }

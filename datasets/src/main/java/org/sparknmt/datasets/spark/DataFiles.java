@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * The data files a user names on any Hadoop file system: a file, a folder of part files as Spark
@@ -30,7 +31,7 @@ public final class DataFiles {
     FileSystem fs = path.getFileSystem(conf);
     FileStatus[] matches = fs.globStatus(path);
     if (matches == null || matches.length == 0) {
-      throw new IllegalArgumentException(option + " " + uri + ": no such file");
+      throw new UsageException(option + " " + uri + ": no such file");
     }
     List<Path> files = new ArrayList<>();
     for (FileStatus match : matches) {
@@ -39,7 +40,7 @@ public final class DataFiles {
           .forEach(files::add);
     }
     if (files.isEmpty()) {
-      throw new IllegalArgumentException(option + " " + uri
+      throw new UsageException(option + " " + uri
           + ": no files to read (names starting with '_' or '.' are skipped)");
     }
     files.sort(null);

@@ -29,6 +29,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * Checkpoints under {@code RUN/checkpoints/} on any Hadoop file system.
@@ -286,7 +287,7 @@ public final class CheckpointStore {
       case "best" -> best();
       default -> Optional.of(folder(spec));
     };
-    return found.orElseThrow(() -> new IllegalArgumentException(
+    return found.orElseThrow(() -> new UsageException(
         "--checkpoint " + spec + ": no intact checkpoint under " + root));
   }
 
@@ -295,7 +296,7 @@ public final class CheckpointStore {
         : spec.matches("step-\\d+") ? new Path(root, name(Long.parseLong(spec.substring("step-".length()))))
         : spec.contains("/") ? new Path(spec) : new Path(root, spec);
     if (!folder.getFileSystem(hadoop).exists(folder)) {
-      throw new IllegalArgumentException("--checkpoint " + spec + ": " + folder + " does not exist");
+      throw new UsageException("--checkpoint " + spec + ": " + folder + " does not exist");
     }
     Optional<String> problem = verify(folder);
     if (problem.isPresent()) {

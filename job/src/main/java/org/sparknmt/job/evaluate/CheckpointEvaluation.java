@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
@@ -131,7 +132,7 @@ public final class CheckpointEvaluation {
   private static List<CheckpointStore.Checkpoint> saved(CheckpointStore store, String spec) throws IOException {
     List<CheckpointStore.Checkpoint> all = store.list();
     if (all.isEmpty()) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": no intact checkpoint under " + store.root());
+      throw new UsageException("--checkpoints " + spec + ": no intact checkpoint under " + store.root());
     }
     if (spec.equals("all")) {
       return all;
@@ -140,10 +141,10 @@ public final class CheckpointEvaluation {
     try {
       last = Integer.parseInt(spec.substring("last:".length()));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": expected last:K with a number K");
+      throw new UsageException("--checkpoints " + spec + ": expected last:K with a number K");
     }
     if (last < 1) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": K must be at least 1");
+      throw new UsageException("--checkpoints " + spec + ": K must be at least 1");
     }
     return all.subList(Math.max(0, all.size() - last), all.size());
   }

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.api.java.JavaRDD;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * Writes an RDD of lines as one file, in partition order: the executors write part files into a
@@ -34,7 +35,7 @@ public final class SingleFileOutput {
     FileSystem fs = target.getFileSystem(hadoop);
     if (fs.exists(target)) {
       if (!replace || fs.getFileStatus(target).isDirectory()) {
-        throw new IllegalArgumentException("--output " + uri + " exists"
+        throw new UsageException("--output " + uri + " exists"
             + (fs.getFileStatus(target).isDirectory() ? " and is a directory" : "; remove it or pass --force"));
       }
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.clean.Normalizer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.SpecialTokens;
@@ -43,12 +44,12 @@ public final class RunModel {
   public SentenceAttention attention(String source, Optional<String> target) {
     String text = Normalizer.normalize(source);
     if (text.isEmpty()) {
-      throw new IllegalArgumentException("--src is empty after normalization");
+      throw new UsageException("--src is empty after normalization");
     }
     int[] sourceIds = bpe.encode(text);
     int[] output = target.map(t -> bpe.encode(Normalizer.normalize(t))).orElse(null);
     if (output != null && output.length == 0) {
-      throw new IllegalArgumentException("--tgt is empty after normalization");
+      throw new UsageException("--tgt is empty after normalization");
     }
     return attention(sourceIds, output);
   }

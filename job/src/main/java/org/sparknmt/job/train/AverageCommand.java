@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
@@ -37,7 +38,7 @@ public final class AverageCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (last < 1) {
-      throw new IllegalArgumentException("--last must be at least 1, got " + last);
+      throw new UsageException("--last must be at least 1, got " + last);
     }
     Configuration hadoop = new Configuration();
     try (RunLock lock = runLock.acquire(run, "average", hadoop)) {
@@ -48,7 +49,7 @@ public final class AverageCommand implements Callable<Integer> {
   private int averageInto(CheckpointStore store) throws java.io.IOException {
     List<CheckpointStore.Checkpoint> all = store.list();
     if (all.size() < last) {
-      throw new IllegalArgumentException("--last " + last + ": " + store.root() + " holds only " + all.size()
+      throw new UsageException("--last " + last + ": " + store.root() + " holds only " + all.size()
           + " intact checkpoint(s)");
     }
     List<CheckpointStore.Checkpoint> chosen = all.subList(all.size() - last, all.size());

@@ -29,6 +29,7 @@ import org.nd4j.linalg.learning.config.Adam;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.Seeds;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
@@ -94,7 +95,7 @@ public final class TrainJob {
     CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
     if (start == Start.RESUME && resumeFrom.isEmpty()) {
-      throw new IllegalArgumentException("--resume: no intact checkpoint under " + store.root());
+      throw new UsageException("--resume: no intact checkpoint under " + store.root());
     }
     if (start != Start.RESTART && resumeFrom.isEmpty()) {
       Map<String, String> damaged = store.damaged();
@@ -127,7 +128,7 @@ public final class TrainJob {
     if (state.cursor() != null) {
       String refusal = state.cursor().refusal(cursor, state.round());
       if (refusal != null) {
-        throw new IllegalArgumentException("cannot resume from " + resumeFrom.orElseThrow().path() + ": " + refusal);
+        throw new UsageException("cannot resume from " + resumeFrom.orElseThrow().path() + ": " + refusal);
       }
     }
     WorkerTimings timings = new WorkerTimings(sc);
@@ -181,7 +182,7 @@ public final class TrainJob {
       String vocabularySha256) {
     TrainedModel trained = TrainedModel.read(store, checkpoint, vocabularySha256);
     if (!trained.config().equals(modelConfig)) {
-      throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " holds model " + trained.config()
+      throw new UsageException("checkpoint " + checkpoint.path() + " holds model " + trained.config()
           + " but the configuration asks for " + modelConfig
           + "; resume with the same model settings or train into another --run");
     }

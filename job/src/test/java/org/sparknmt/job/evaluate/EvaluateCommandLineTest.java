@@ -45,4 +45,13 @@ class EvaluateCommandLineTest {
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--master", "local[1]", "--hyp", missing, "--ref", ref.toString()));
     assertTrue(cli.err().contains("sparknmt evaluate: --hyp " + missing + ": no such file"), cli.err());
   }
+
+  @Test
+  void inputsThatCannotBeScoredFailWithExitOne() throws IOException {
+    Path dir = BuildDirs.fresh("evaluate-cli-short");
+    Path hyp = Files.write(dir.resolve("hyp.txt"), EvaluationTest.HYPS.subList(0, 3), StandardCharsets.UTF_8);
+    Path ref = Files.write(dir.resolve("ref.txt"), EvaluationTest.REFS, StandardCharsets.UTF_8);
+    assertEquals(ExitCodes.FAILURE, execute("evaluate", "--master", "local[1]", "--hyp", hyp.toString(), "--ref", ref.toString()));
+    assertTrue(cli.err().contains("hypothesis and reference differ in length"), cli.err());
+  }
 }
