@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -116,9 +117,14 @@ public final class ModelArtifact {
     return bytes.toByteArray();
   }
 
-  /** Writes a zip of {@code entries} to {@code out}, leaving {@code out} open. */
+  /**
+   * Writes a zip of {@code entries} to {@code out}, leaving {@code out} open. Stored, not compressed:
+   * the graph entry is DL4J's own deflated zip and float parameters hardly compress, so deflating them
+   * again only cost time (a quarter of a translate run's CPU went to deflating models on load).
+   */
   private static void writeZip(Map<String, byte[]> entries, OutputStream out) throws IOException {
     ZipOutputStream zip = new ZipOutputStream(out);
+    zip.setLevel(Deflater.NO_COMPRESSION);
     for (Map.Entry<String, byte[]> e : entries.entrySet()) {
       zip.putNextEntry(new ZipEntry(e.getKey()));
       zip.write(e.getValue());

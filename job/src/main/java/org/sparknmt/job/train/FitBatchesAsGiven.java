@@ -1,12 +1,11 @@
 package org.sparknmt.job.train;
 
+import java.io.Serializable;
 import java.util.Collections;
 import java.util.Iterator;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingResult;
-import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingWorker;
-import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
@@ -14,48 +13,54 @@ import org.sparknmt.datasets.shard.MultiDataSets;
 import scala.Tuple2;
 
 /**
- * One worker's part of a round, on an executor: start from the broadcast parameters at the round's
- * global step, fit each batch in slot order, return parameters, updater state and score for
- * averaging. Dropout is seeded per batch from the round's seed and the batch's slot, so a resumed
- * run draws the same masks.
+ * One worker's part of a round, on an executor: start from the broadcast state at the round's global
+ * step, fit each batch in slot order, return parameters, updater state and score for averaging.
+ * Dropout is seeded per batch from the round's seed and the batch's slot, so a resumed run draws the
+ * same masks.
  */
-final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer, Batch>>, ParameterAveragingTrainingResult> {
-  private final ParameterAveragingTrainingWorker worker;
+final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer, Batch>>, FitBatchesAsGiven.Result> {
+  private final Broadcast<RoundStart> start;
+  private final boolean returnUpdater;
   private final long dropoutSeed;
   private final long startStep;
   private final WorkerTimings timings;
 
-  /** @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it */
-  FitBatchesAsGiven(ParameterAveragingTrainingWorker worker, long dropoutSeed, long startStep, WorkerTimings timings) {
-    this.worker = worker;
+  /** A worker's network after its batches, and its loss on the last one. */
+  record Result(RoundState state, double score) implements Serializable {}
+
+  /**
+   * @param returnUpdater whether Adam's state comes back for averaging
+   * @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it
+   */
+  FitBatchesAsGiven(Broadcast<RoundStart> start, boolean returnUpdater, long dropoutSeed, long startStep,
+      WorkerTimings timings) {
+    this.start = start;
+    this.returnUpdater = returnUpdater;
     this.dropoutSeed = dropoutSeed;
     this.startStep = startStep;
     this.timings = timings;
   }
 
   @Override
-  public Iterator<ParameterAveragingTrainingResult> call(Iterator<Tuple2<Integer, Batch>> batches) {
+  public Iterator<Result> call(Iterator<Tuple2<Integer, Batch>> batches) {
     if (!batches.hasNext()) {
       return Collections.emptyIterator();
     }
-    ComputationGraph net = worker.getInitialModelGraph();
-    // DL4J rebuilds the worker's network from conf.clone(), which drops the iteration count
+    ComputationGraph net = start.value().network();
+    // a cloned configuration starts its iteration count at 0
     net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
-    while (true) {
+    while (batches.hasNext()) {
       Tuple2<Integer, Batch> slotted = batches.next();
       long dataStart = System.nanoTime();
-      MultiDataSet batch = MultiDataSets.of(slotted._2());
+      var batch = MultiDataSets.of(slotted._2());
       timings.addData(System.nanoTime() - dataStart);
       Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
-      boolean last = !batches.hasNext();
       long fitStart = System.nanoTime();
-      ParameterAveragingTrainingResult result = worker.processMinibatch(batch, net, last);
+      net.fit(batch);
       timings.addFit(System.nanoTime() - fitStart);
       timings.addBatch(targetTokens(slotted._2()));
-      if (last) {
-        return Collections.singletonList(result).iterator();
-      }
     }
+    return Collections.singletonList(new Result(RoundState.of(net, returnUpdater), net.score())).iterator();
   }
 
   /** Tokens the loss covers: each target plus its EOS. */

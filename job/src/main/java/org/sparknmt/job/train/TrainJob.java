@@ -13,8 +13,6 @@ import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
-import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.learning.config.Adam;
 import org.slf4j.Logger;
@@ -118,15 +116,7 @@ public final class TrainJob {
     WorkerTimings timings = new WorkerTimings(sc);
     BlockMomentum outer = config.outer().plainAveraging() ? null
         : BlockMomentum.resumed(config.outer(), store, resumeFrom);
-    TokenBatchTrainingMaster master = new TokenBatchTrainingMaster(
-        new ParameterAveragingTrainingMaster.Builder(1)
-            .workerPrefetchNumBatches(0)
-            .averagingFrequency(config.averagingFrequency())
-            .batchSizePerWorker(1)
-            .saveUpdater(config.averageUpdaterState())
-            .rngSeed(config.seed()),
-        timings, outer);
-    SparkComputationGraph sparkNet = new SparkComputationGraph(sc, graph, master);
+    ParameterAveraging averaging = new ParameterAveraging(sc, graph, config.averageUpdaterState(), timings, outer);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
@@ -134,8 +124,8 @@ public final class TrainJob {
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new TrainingLoop(sc, config, renderedConfig, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
-          config.warmupSteps(), config.lr()), store, sparkNet, train, valid, batches, workers, master, outer, progress,
-          metrics, data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
+          config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, outer, progress, metrics,
+          data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);
     }

@@ -9,7 +9,6 @@ import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.spark.impl.graph.SparkComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.Seeds;
@@ -35,12 +34,11 @@ final class TrainingLoop {
   private final TrainConfig config;
   private final String renderedConfig;
   private final CheckpointStore store;
-  private final SparkComputationGraph sparkNet;
+  private final ParameterAveraging averaging;
   private final JavaPairRDD<Long, Batch> train;
   private final List<Batch> valid;
   private final int batches;
   private final int workers;
-  private final TokenBatchTrainingMaster master;
   private final BlockMomentum outer;
   private final Progress progress;
   private final MetricsSink metrics;
@@ -50,20 +48,19 @@ final class TrainingLoop {
   private String lastCheckpoint;
 
   TrainingLoop(JavaSparkContext sc, TrainConfig config, String renderedConfig, LrSchedule schedule,
-      CheckpointStore store, SparkComputationGraph sparkNet, JavaPairRDD<Long, Batch> train, List<Batch> valid,
-      int batches, int workers, TokenBatchTrainingMaster master, BlockMomentum outer, Progress progress,
-      MetricsSink metrics, BpeModel vocabulary, String resumedFrom) {
+      CheckpointStore store, ParameterAveraging averaging, JavaPairRDD<Long, Batch> train, List<Batch> valid,
+      int batches, int workers, BlockMomentum outer, Progress progress, MetricsSink metrics, BpeModel vocabulary,
+      String resumedFrom) {
     this.sc = sc;
     this.config = config;
     this.renderedConfig = renderedConfig;
     this.schedule = schedule;
     this.store = store;
-    this.sparkNet = sparkNet;
+    this.averaging = averaging;
     this.train = train;
     this.valid = valid;
     this.batches = batches;
     this.workers = workers;
-    this.master = master;
     this.outer = outer;
     this.progress = progress;
     this.metrics = metrics;
@@ -78,7 +75,7 @@ final class TrainingLoop {
       String stop = stopReason(state);
       if (stop != null) {
         LOG.info("stopping at step {}: {}", state.step(), stop);
-        return new TrainJob.Result(state.step(), state.epoch(), sparkNet.getScore(), lastValidation, stop);
+        return new TrainJob.Result(state.step(), state.epoch(), averaging.score(), lastValidation, stop);
       }
       RoundPlan plan = new RoundPlan(config.seed(), state.epoch(), batches, workers, config.averagingFrequency());
       int round = state.round();
@@ -91,26 +88,26 @@ final class TrainingLoop {
           .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
       long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
       long roundStart = System.nanoTime();
-      master.fitRound(sparkNet, roundData, dropoutSeed, state.step(), round + 1, plan.rounds());
+      int steps = Math.min(config.averagingFrequency(), slots.size());
+      averaging.fitRound(roundData, dropoutSeed, state.step(), steps);
       double seconds = state.trainSeconds() + (System.nanoTime() - roundStart) / 1e9;
 
-      long steps = Math.min(config.averagingFrequency(), slots.size());
       long step = state.step() + steps;
       boolean epochEnds = round + 1 == plan.rounds();
       Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
-      measured.put("train_loss", sparkNet.getScore());
+      measured.put("train_loss", averaging.score());
       state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
           plan.rounds(), schedule.rate(step), state.seed(), state.vocabularySha256(), renderedConfig,
           measured, state.bestValidLoss(), state.validationsSinceBest(), seconds, state.cursor());
-      progress.afterRound(state, sparkNet.getScore(), metrics);
+      progress.afterRound(state, averaging.score(), metrics);
 
       boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
           || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);
       if (validate && !valid.isEmpty()) {
-        lastValidation = Validation.of(sparkNet.getNetwork(), valid);
+        lastValidation = Validation.of(averaging.network(), valid);
         if (config.validBleuSentences() > 0) {
           lastValidation = lastValidation.withBleu(
-              ValidationBleu.of(sparkNet.getNetwork(), valid, bpe, config.validBleuSentences()));
+              ValidationBleu.of(averaging.network(), valid, bpe, config.validBleuSentences()));
         }
         state = withValidation(state, lastValidation);
         metrics.valid(step, state, lastValidation);
@@ -170,7 +167,7 @@ final class TrainingLoop {
    */
   private void checkpoint(TrainingState state) throws IOException {
     long start = System.nanoTime();
-    ComputationGraph graph = sparkNet.getNetwork();
+    ComputationGraph graph = averaging.network();
     org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(store.root(), CheckpointStore.name(state.step()));
     org.apache.hadoop.fs.Path path;
     try {

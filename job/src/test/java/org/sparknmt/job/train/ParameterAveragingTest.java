@@ -1,0 +1,76 @@
+package org.sparknmt.job.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.datasets.shard.Batch;
+import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.testkit.SparkCluster;
+import scala.Tuple2;
+
+/**
+ * A round through Spark (two workers in {@code local[2]}, their results serialized back to the driver)
+ * leaves the driver's network at exactly the mean of what the two workers compute on their own from the
+ * same start: the parameters, Adam's moments with {@code average_updater_state}, and the score.
+ */
+class ParameterAveragingTest {
+  @RegisterExtension static final SparkCluster SPARK = new SparkCluster("local[2]");
+  private static final TransformerConfig MODEL = new TransformerConfig(16, 2, 32, 1, 32, 0.1, 0.0, 0.1, true, false, false);
+  private static final List<Batch> BATCHES = List.of(
+      new Batch(List.of(new EncodedPair(0, new int[] {299, 280, 290}, new int[] {270, 275}),
+          new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273}))),
+      new Batch(List.of(new EncodedPair(2, new int[] {283, 284, 285, 286}, new int[] {276, 277}))));
+
+  @Test
+  void theRoundEndsAtTheMeanOfItsWorkers() {
+    ComputationGraph graph = network();
+    Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true)));
+    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()));
+    FitBatchesAsGiven.Result first;
+    FitBatchesAsGiven.Result second;
+    // with the threads each of the round's two tasks gets, so that the workers' arithmetic is the same
+    try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 2)) {
+      first = fit.call(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator()).next();
+      second = fit.call(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator()).next();
+    }
+
+    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, true, new WorkerTimings(SPARK.sc()), null);
+    JavaPairRDD<Integer, Batch> round = SPARK.sc()
+        .parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0)), new Tuple2<>(1, BATCHES.get(1))))
+        .repartitionAndSortWithinPartitions(new SlotPartitioner(2, 1));
+    averaging.fitRound(round, 11, 40, 1);
+
+    INDArray expectedParameters = first.state().parameterArray().addi(second.state().parameterArray()).divi(2);
+    INDArray expectedUpdater = first.state().updaterArray().addi(second.state().updaterArray()).divi(2);
+    assertFalse(first.state().parameterArray().equals(second.state().parameterArray()), "the workers must differ");
+    assertArrayEquals(expectedParameters.data().asFloat(), graph.params().data().asFloat());
+    assertArrayEquals(expectedUpdater.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat());
+    assertEquals((first.score() + second.score()) / 2, averaging.score(), 0);
+    assertEquals(41, graph.getConfiguration().getIterationCount());
+  }
+
+  @Test
+  void withoutUpdaterAveragingAdamRestartsEachRound() {
+    ComputationGraph graph = network();
+    INDArray moments = graph.getUpdater().getStateViewArray().dup();
+    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, false, new WorkerTimings(SPARK.sc()), null);
+    averaging.fitRound(SPARK.sc().parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0))), 1), 3, 0, 1);
+
+    assertArrayEquals(moments.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat());
+  }
+
+  private static ComputationGraph network() {
+    TrainConfig train = JobConfig.load(null, List.of("train.valid_bleu_sentences=0")).bind("train", TrainConfig.class);
+    return new TrainJob(SPARK.sc(), "unused", MODEL, train, "").create(300);
+  }
+}
