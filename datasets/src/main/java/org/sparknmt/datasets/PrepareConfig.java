@@ -37,28 +37,28 @@ public record PrepareConfig(
 
   public PrepareConfig {
     if (vocabSize < MIN_VOCAB_SIZE) {
-      throw new IllegalArgumentException("vocab_size must be at least " + MIN_VOCAB_SIZE + ", was " + vocabSize);
+      throw new UsageException("vocab_size must be at least " + MIN_VOCAB_SIZE + ", was " + vocabSize);
     }
     if (!(characterCoverage > 0 && characterCoverage <= 1)) {
-      throw new IllegalArgumentException("character_coverage must be in (0, 1], was " + characterCoverage);
+      throw new UsageException("character_coverage must be in (0, 1], was " + characterCoverage);
     }
     requirePositive("max_words", maxWords);
     requirePositive("max_chars", maxChars);
     if (!(maxLengthRatio >= 1)) {
-      throw new IllegalArgumentException("max_length_ratio must be at least 1, was " + maxLengthRatio);
+      throw new UsageException("max_length_ratio must be at least 1, was " + maxLengthRatio);
     }
     requirePositive("max_subwords", maxSubwords);
     if (maxTokens < maxSubwords + 1) {
-      throw new IllegalArgumentException("max_tokens (" + maxTokens + ") must hold one pair of max_subwords + 1 ("
+      throw new UsageException("max_tokens (" + maxTokens + ") must hold one pair of max_subwords + 1 ("
           + (maxSubwords + 1) + ") tokens");
     }
     if (maxSentences < 0) {
-      throw new IllegalArgumentException("max_sentences must be 0 (no limit) or positive, was " + maxSentences);
+      throw new UsageException("max_sentences must be 0 (no limit) or positive, was " + maxSentences);
     }
     requirePositive("shards", shards);
     requirePositive("partitions", partitions);
     if (!(validFraction >= 0 && validFraction < 1)) {
-      throw new IllegalArgumentException("valid_fraction must be in [0, 1), was " + validFraction);
+      throw new UsageException("valid_fraction must be in [0, 1), was " + validFraction);
     }
   }
 
@@ -75,7 +75,7 @@ public record PrepareConfig(
 
   private static void requirePositive(String key, int value) {
     if (value <= 0) {
-      throw new IllegalArgumentException(key + " must be positive, was " + value);
+      throw new UsageException(key + " must be positive, was " + value);
     }
   }
 }

@@ -11,7 +11,6 @@ import org.sparknmt.job.report.ReportCommand;
 import org.sparknmt.job.smoke.SmokeCommand;
 import org.sparknmt.job.train.AverageCommand;
 import org.sparknmt.job.train.TrainCommand;
-import org.sparknmt.job.translate.TranslateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

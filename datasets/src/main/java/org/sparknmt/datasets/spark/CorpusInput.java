@@ -3,12 +3,11 @@ package org.sparknmt.datasets.spark;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 
 /**
@@ -69,7 +68,7 @@ public sealed interface CorpusInput extends Serializable
     public List<Part> parts(Configuration conf) throws IOException {
       Path path = new Path(uri);
       if (!path.getFileSystem(conf).exists(path)) {
-        throw new IllegalArgumentException("table " + uri + " does not exist");
+        throw new UsageException("table " + uri + " does not exist");
       }
       return List.of(new Part(uri, null, this));
     }
@@ -80,29 +79,8 @@ public sealed interface CorpusInput extends Serializable
     }
   }
 
-  /** A file itself, or a folder's data files in name order. */
+  /** The data files {@code uri} names, as {@link DataFiles} finds them (an error says "input URI: ..."). */
   private static List<String> files(String uri, Configuration conf) throws IOException {
-    Path path = new Path(uri);
-    FileSystem fs = path.getFileSystem(conf);
-    if (!fs.exists(path)) {
-      throw new IllegalArgumentException("input " + uri + " does not exist");
-    }
-    FileStatus status = fs.getFileStatus(path);
-    if (status.isFile()) {
-      return List.of(status.getPath().toString());
-    }
-    FileStatus[] children = fs.listStatus(path);
-    Arrays.sort(children, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
-    List<String> files = new ArrayList<>();
-    for (FileStatus child : children) {
-      String name = child.getPath().getName();
-      if (child.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
-        files.add(child.getPath().toString());
-      }
-    }
-    if (files.isEmpty()) {
-      throw new IllegalArgumentException("input folder " + uri + " holds no data files");
-    }
-    return files;
+    return DataFiles.list(uri, "input", conf).stream().map(Path::toString).toList();
   }
 }

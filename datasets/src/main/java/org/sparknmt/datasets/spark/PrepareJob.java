@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.Seeds;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.clean.PairValidator;
 import org.sparknmt.datasets.clean.Verdict;
 import org.sparknmt.datasets.shard.EncodedPair;
@@ -76,7 +77,7 @@ public final class PrepareJob {
         return new Result(true, layout.data().toString(), existing);
       }
       if (!request.force()) {
-        throw new IllegalArgumentException(layout.data() + (existing == null ? " exists without a manifest" : " already"
+        throw new UsageException(layout.data() + (existing == null ? " exists without a manifest" : " already"
             + " holds a corpus prepared from other inputs or configuration") + "; pass --force to replace it, or choose"
             + " another --run");
       }

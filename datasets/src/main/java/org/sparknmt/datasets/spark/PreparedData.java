@@ -14,6 +14,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.datasets.shard.ShardReader;
@@ -40,7 +41,7 @@ public final class PreparedData {
     Path data = RunLayout.of(runUri).data();
     Path manifestPath = RunLayout.manifest(data);
     if (!manifestPath.getFileSystem(conf).exists(manifestPath)) {
-      throw new IllegalArgumentException(manifestPath + " does not exist: run 'sparknmt prepare --run " + runUri
+      throw new UsageException(manifestPath + " does not exist: run 'sparknmt prepare --run " + runUri
           + "' first (a folder without its manifest is an incomplete prepare)");
     }
     JsonNode manifest = Manifest.parse(HadoopFiles.read(manifestPath, conf), manifestPath.toString());

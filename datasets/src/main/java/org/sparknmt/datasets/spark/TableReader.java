@@ -10,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.clean.RejectReason;
 import org.sparknmt.datasets.shard.LineId;
 
@@ -37,12 +38,12 @@ final class TableReader {
    */
   private static String stringColumn(CorpusInput.Table table, StructType schema, String name) {
     if (!Arrays.asList(schema.fieldNames()).contains(name)) {
-      throw new IllegalArgumentException("table " + table.uri() + " has no column " + name + " (its columns: "
+      throw new UsageException("table " + table.uri() + " has no column " + name + " (its columns: "
           + String.join(", ", schema.fieldNames()) + ")");
     }
     StructField field = schema.apply(name);
     if (!field.dataType().equals(DataTypes.StringType)) {
-      throw new IllegalArgumentException("table " + table.uri() + ": column " + name + " is "
+      throw new UsageException("table " + table.uri() + ": column " + name + " is "
           + field.dataType().simpleString() + ", not a string column of sentences");
     }
     return name;

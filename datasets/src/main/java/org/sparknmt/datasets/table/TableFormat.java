@@ -8,6 +8,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * The table formats of translate's {@code --input-format}/{@code --output-format}, evaluate's and
@@ -29,7 +30,7 @@ public enum TableFormat {
     try {
       return valueOf(name.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + " " + name + ": expected text or one of the table formats "
+      throw new UsageException(option + " " + name + ": expected text or one of the table formats "
           + Arrays.stream(values()).map(TableFormat::toString).collect(Collectors.joining(", ")), e);
     }
   }

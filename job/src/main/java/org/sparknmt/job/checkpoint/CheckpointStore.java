@@ -1,17 +1,12 @@
 package org.sparknmt.job.checkpoint;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -23,12 +18,12 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * Checkpoints under {@code RUN/checkpoints/} on any Hadoop file system.
@@ -122,7 +117,7 @@ public final class CheckpointStore {
   }
 
   private String write(Path file, ModelWriter content) throws IOException {
-    MessageDigest digest = sha256();
+    MessageDigest digest = CheckpointChecksums.sha256();
     OutputStream out = new DigestOutputStream(fs.create(file, false), digest);
     StorageFailures.writeAndClose(out, content::write);
     return HexFormat.of().formatHex(digest.digest());
@@ -224,36 +219,7 @@ public final class CheckpointStore {
    * reject, an unparsable {@code checksums.json}) is a reason; other I/O errors are thrown.
    */
   public Optional<String> verify(Path folder) throws IOException {
-    try {
-      FileSystem fs = folder.getFileSystem(hadoop);
-      Path checksumFile = new Path(folder, CHECKSUMS);
-      if (!fs.exists(checksumFile)) {
-        return Optional.of(CHECKSUMS + " is missing");
-      }
-      Map<String, String> expected;
-      try (InputStream in = fs.open(checksumFile)) {
-        expected = JSON.readValue(in, new TypeReference<Map<String, String>>() {});
-      } catch (JsonProcessingException e) {
-        return Optional.of(CHECKSUMS + " is not valid JSON: " + e.getOriginalMessage());
-      }
-      List<String> files = expected.containsKey(OUTER) ? List.of(MODEL, STATE, OUTER) : List.of(MODEL, STATE);
-      for (String file : files) {
-        Path path = new Path(folder, file);
-        if (!expected.containsKey(file)) {
-          return Optional.of(CHECKSUMS + " has no entry for " + file);
-        }
-        if (!fs.exists(path)) {
-          return Optional.of(file + " is missing");
-        }
-        String actual = sha256(fs, path);
-        if (!actual.equals(expected.get(file))) {
-          return Optional.of(file + " has SHA-256 " + actual + ", expected " + expected.get(file));
-        }
-      }
-      return Optional.empty();
-    } catch (ChecksumException e) {
-      return Optional.of("damaged: " + e.getMessage());
-    }
+    return CheckpointChecksums.verify(folder, hadoop);
   }
 
   /** Reads {@code state.json} of a checkpoint folder. */
@@ -286,7 +252,7 @@ public final class CheckpointStore {
       case "best" -> best();
       default -> Optional.of(folder(spec));
     };
-    return found.orElseThrow(() -> new IllegalArgumentException(
+    return found.orElseThrow(() -> new UsageException(
         "--checkpoint " + spec + ": no intact checkpoint under " + root));
   }
 
@@ -295,7 +261,7 @@ public final class CheckpointStore {
         : spec.matches("step-\\d+") ? new Path(root, name(Long.parseLong(spec.substring("step-".length()))))
         : spec.contains("/") ? new Path(spec) : new Path(root, spec);
     if (!folder.getFileSystem(hadoop).exists(folder)) {
-      throw new IllegalArgumentException("--checkpoint " + spec + ": " + folder + " does not exist");
+      throw new UsageException("--checkpoint " + spec + ": " + folder + " does not exist");
     }
     Optional<String> problem = verify(folder);
     if (problem.isPresent()) {
@@ -339,22 +305,6 @@ public final class CheckpointStore {
       if (name.startsWith(".") && matches) {
         fs.delete(status.getPath(), true);
       }
-    }
-  }
-
-  private static String sha256(FileSystem fs, Path file) throws IOException {
-    MessageDigest digest = sha256();
-    try (InputStream in = new DigestInputStream(fs.open(file), digest)) {
-      in.transferTo(OutputStream.nullOutputStream());
-    }
-    return HexFormat.of().formatHex(digest.digest());
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new UncheckedIOException(new IOException("no SHA-256 in this JVM", e));
     }
   }
 }

@@ -17,8 +17,14 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.Evaluation;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -88,7 +94,7 @@ public final class CheckpointEvaluation {
       Path folder = new Path(new Path(runUri, "eval"), stamp);
       List<Row> rows = new ArrayList<>();
       for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
-        TranslationModel model = TranslationModel.of(store, checkpoint, data);
+        TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data));
         String hyp = new Path(folder, model.checkpoint() + ".txt").toString();
         TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, hyp, false);
         Evaluation scored = EvaluateJob.run(sc, hyp, refUri);
@@ -126,7 +132,7 @@ public final class CheckpointEvaluation {
   private static List<CheckpointStore.Checkpoint> saved(CheckpointStore store, String spec) throws IOException {
     List<CheckpointStore.Checkpoint> all = store.list();
     if (all.isEmpty()) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": no intact checkpoint under " + store.root());
+      throw new UsageException("--checkpoints " + spec + ": no intact checkpoint under " + store.root());
     }
     if (spec.equals("all")) {
       return all;
@@ -135,10 +141,10 @@ public final class CheckpointEvaluation {
     try {
       last = Integer.parseInt(spec.substring("last:".length()));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": expected last:K with a number K");
+      throw new UsageException("--checkpoints " + spec + ": expected last:K with a number K");
     }
     if (last < 1) {
-      throw new IllegalArgumentException("--checkpoints " + spec + ": K must be at least 1");
+      throw new UsageException("--checkpoints " + spec + ": K must be at least 1");
     }
     return all.subList(Math.max(0, all.size() - last), all.size());
   }

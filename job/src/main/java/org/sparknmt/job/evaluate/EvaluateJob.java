@@ -4,6 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.datasets.UsageException;
+import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.CorpusStats;
+import org.sparknmt.job.metrics.Evaluation;
 import scala.Tuple2;
 
 /**
@@ -30,7 +36,7 @@ public final class EvaluateJob {
    */
   public static List<Evaluation> run(JavaSparkContext sc, List<String> hypUris, String refUri) {
     if (hypUris.isEmpty()) {
-      throw new IllegalArgumentException("--hyp: at least one hypothesis file is needed");
+      throw new UsageException("--hyp: at least one hypothesis file is needed");
     }
     sc.setJobGroup("evaluate", "sparknmt evaluate: BLEU and chrF of " + String.join(", ", hypUris) + " against " + refUri, false);
     JavaPairRDD<Long, String> refs = numbered(sc, refUri, "--ref");

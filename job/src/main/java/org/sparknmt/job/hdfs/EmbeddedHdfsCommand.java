@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +29,7 @@ public final class EmbeddedHdfsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (port <= 0 || port > 65535) {
-      throw new IllegalArgumentException("--port must be 1..65535, got " + port);
+      throw new UsageException("--port must be 1..65535, got " + port);
     }
     Path marker = dir.resolve(FORMATTED_MARKER);
     boolean format = !Files.exists(marker);

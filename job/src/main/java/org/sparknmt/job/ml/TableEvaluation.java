@@ -4,10 +4,10 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.evaluate.Bleu;
-import org.sparknmt.job.evaluate.Chrf;
-import org.sparknmt.job.evaluate.CorpusStats;
-import org.sparknmt.job.evaluate.Evaluation;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.CorpusStats;
+import org.sparknmt.job.metrics.Evaluation;
 
 /**
  * {@code sparknmt evaluate --table T --hyp-column H --ref-column R}: corpus BLEU and chrF of a

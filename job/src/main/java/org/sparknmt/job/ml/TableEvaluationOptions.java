@@ -1,8 +1,9 @@
 package org.sparknmt.job.ml;
 
 import org.apache.spark.sql.SparkSession;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.evaluate.Evaluation;
+import org.sparknmt.job.metrics.Evaluation;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,7 +46,7 @@ public final class TableEvaluationOptions {
    */
   public Evaluation evaluate(SparkSession spark) {
     if (refColumn == null) {
-      throw new IllegalArgumentException("--table " + table + " needs --ref-column NAME (the references' column)");
+      throw new UsageException("--table " + table + " needs --ref-column NAME (the references' column)");
     }
     return TableEvaluation.run(spark, table, TableFormat.of("--table-format", format), hypColumn, refColumn);
   }

@@ -1,5 +1,6 @@
 package org.sparknmt.job.ml;
 
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 import picocli.CommandLine.Option;
 
@@ -33,14 +34,14 @@ public final class TableOptions {
   public boolean table() {
     if (inputFormat.equalsIgnoreCase(TEXT)) {
       if (column != null || outputFormat != null) {
-        throw new IllegalArgumentException((column != null ? "--column" : "--output-format")
+        throw new UsageException((column != null ? "--column" : "--output-format")
             + " is for a table input: give --input-format parquet|orc|json|csv|tsv");
       }
       return false;
     }
     inputFormat();
     if (column == null) {
-      throw new IllegalArgumentException("--input-format " + inputFormat
+      throw new UsageException("--input-format " + inputFormat
           + " needs --column NAME (the column to translate)");
     }
     return true;

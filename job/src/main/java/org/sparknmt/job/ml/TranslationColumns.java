@@ -5,6 +5,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.sparknmt.datasets.UsageException;
 
 /** The schema rules of {@link TranslationTransformer}: what it reads, what it adds, and the errors naming a column. */
 final class TranslationColumns {
@@ -22,12 +23,12 @@ final class TranslationColumns {
    */
   static int string(StructType schema, String param, String name) {
     if (!Arrays.asList(schema.fieldNames()).contains(name)) {
-      throw new IllegalArgumentException(param + " \"" + name + "\": no such column; the columns are "
+      throw new UsageException(param + " \"" + name + "\": no such column; the columns are "
           + Arrays.toString(schema.fieldNames()));
     }
     StructField field = schema.apply(name);
     if (!field.dataType().equals(DataTypes.StringType)) {
-      throw new IllegalArgumentException(param + " \"" + name + "\" is a column of type "
+      throw new UsageException(param + " \"" + name + "\" is a column of type "
           + field.dataType().simpleString() + ", not string: cast it (col(\"" + name + "\").cast(\"string\"))");
     }
     return schema.fieldIndex(name);
@@ -37,7 +38,7 @@ final class TranslationColumns {
   static StructType withTranslation(StructType schema, String input, String output) {
     StructField source = schema.fields()[source(schema, input)];
     if (Arrays.asList(schema.fieldNames()).contains(output)) {
-      throw new IllegalArgumentException("outputCol \"" + output
+      throw new UsageException("outputCol \"" + output
           + "\" already exists: choose another name (setOutputCol)");
     }
     return schema.add(new StructField(output, DataTypes.StringType, source.nullable(), Metadata.empty()));

@@ -20,6 +20,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslationModel;
@@ -200,7 +201,7 @@ public final class TranslationTransformer extends Transformer implements Default
     StructType schema = transformSchema(dataset.schema(), true);
     int column = TranslationColumns.source(dataset.schema(), getInputCol());
     if (!isDefined(run)) {
-      throw new IllegalArgumentException("run is not set: setCheckpoint(runUri, checkpoint) names the model");
+      throw new UsageException("run is not set: setCheckpoint(runUri, checkpoint) names the model");
     }
     SparkSession spark = dataset.sparkSession();
     TranslationModel model = load(getOrDefault(run), getOrDefault(checkpoint), spark);

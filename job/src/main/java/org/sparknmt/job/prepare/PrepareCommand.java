@@ -10,6 +10,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.spark.CorpusInput;
 import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.datasets.table.TableFormat;
@@ -95,7 +96,7 @@ public final class PrepareCommand implements Callable<Integer> {
 
     CorpusInput table(String option, String uri) {
       if (src == null || tgt == null) {
-        throw new IllegalArgumentException(option + " " + uri + " needs --src-column NAME and --tgt-column NAME");
+        throw new UsageException(option + " " + uri + " needs --src-column NAME and --tgt-column NAME");
       }
       return new CorpusInput.Table(uri, TableFormat.of("--table-format", format), src, tgt);
     }
@@ -103,7 +104,7 @@ public final class PrepareCommand implements Callable<Integer> {
     /** Columns without a table would be silently ignored: refuse them instead. */
     void checkUsed(boolean table) {
       if (!table && (src != null || tgt != null)) {
-        throw new IllegalArgumentException((src != null ? "--src-column" : "--tgt-column")
+        throw new UsageException((src != null ? "--src-column" : "--tgt-column")
             + " is for a table input: give --table URI (or --valid-table URI)");
       }
     }
@@ -137,7 +138,7 @@ public final class PrepareCommand implements Callable<Integer> {
     PrepareConfig data = config.bind("data", PrepareConfig.class);
     if (validFraction != null) {
       if (valid != null) {
-        throw new IllegalArgumentException("--valid-fraction and valid files exclude each other; give one");
+        throw new UsageException("--valid-fraction and valid files exclude each other; give one");
       }
       data = data.withValidFraction(validFraction);
     }

@@ -3,6 +3,7 @@ package org.sparknmt.job.report;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -22,10 +23,10 @@ public final class PlotPeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (dModel < 2) {
-      throw new IllegalArgumentException("--d-model must be at least 2, got " + dModel);
+      throw new UsageException("--d-model must be at least 2, got " + dModel);
     }
     if (length < 2) {
-      throw new IllegalArgumentException("--length must be at least 2, got " + length);
+      throw new UsageException("--length must be at least 2, got " + length);
     }
     Png.headless();
     Configuration hadoop = new Configuration();

@@ -2,6 +2,7 @@ package org.sparknmt.job.report;
 
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.CheckpointOption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,7 +24,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (sentences < 0) {
-      throw new IllegalArgumentException("--sentences must be 0 or more, got " + sentences);
+      throw new UsageException("--sentences must be 0 or more, got " + sentences);
     }
     Png.headless();
     RunReport.Result result = new RunReport(run, new Configuration()).write(checkpoint.name(), sentences);

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
 import org.sparknmt.job.cli.SparkOptions;
 import picocli.CommandLine.Command;
@@ -38,7 +39,7 @@ public final class SmokeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (lines <= 0 || partitions <= 0) {
-      throw new IllegalArgumentException("--lines and --partitions must be positive");
+      throw new UsageException("--lines and --partitions must be positive");
     }
     if (out != null) {
       return report(runOn(out));

@@ -1,6 +1,5 @@
 package org.sparknmt.job.train;
 
-import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +7,9 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.run.RunLock;
@@ -37,7 +38,7 @@ public final class AverageCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (last < 1) {
-      throw new IllegalArgumentException("--last must be at least 1, got " + last);
+      throw new UsageException("--last must be at least 1, got " + last);
     }
     Configuration hadoop = new Configuration();
     try (RunLock lock = runLock.acquire(run, "average", hadoop)) {
@@ -48,7 +49,7 @@ public final class AverageCommand implements Callable<Integer> {
   private int averageInto(CheckpointStore store) throws java.io.IOException {
     List<CheckpointStore.Checkpoint> all = store.list();
     if (all.size() < last) {
-      throw new IllegalArgumentException("--last " + last + ": " + store.root() + " holds only " + all.size()
+      throw new UsageException("--last " + last + ": " + store.root() + " holds only " + all.size()
           + " intact checkpoint(s)");
     }
     List<CheckpointStore.Checkpoint> chosen = all.subList(all.size() - last, all.size());
@@ -69,23 +70,20 @@ public final class AverageCommand implements Callable<Integer> {
   }
 
   /** The newest checkpoint's model with its parameters replaced by the mean over {@code chosen}. */
-  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) throws java.io.IOException {
+  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) {
     ComputationGraph result = null;
     INDArray sum = null;
     for (CheckpointStore.Checkpoint checkpoint : chosen) {
-      try (InputStream in = store.openModel(checkpoint)) {
-        ComputationGraph graph = ModelArtifact.read(in, checkpoint.state().vocabularySha256(),
-            checkpoint.path().toString()).graph();
-        if (sum == null) {
-          sum = graph.params().dup();
-        } else if (sum.length() != graph.params().length()) {
-          throw new IllegalArgumentException(checkpoint.path() + " has " + graph.params().length()
-              + " parameters, the others " + sum.length() + ": not the same model");
-        } else {
-          sum.addi(graph.params());
-        }
-        result = graph;
+      ComputationGraph graph = TrainedModel.read(store, checkpoint, checkpoint.state().vocabularySha256()).graph();
+      if (sum == null) {
+        sum = graph.params().dup();
+      } else if (sum.length() != graph.params().length()) {
+        throw new IllegalArgumentException(checkpoint.path() + " has " + graph.params().length()
+            + " parameters, the others " + sum.length() + ": not the same model");
+      } else {
+        sum.addi(graph.params());
       }
+      result = graph;
     }
     result.setParams(sum.divi(chosen.size()));
     return result;

@@ -1,5 +1,7 @@
 package org.sparknmt.job.train;
 
+import org.sparknmt.datasets.UsageException;
+
 /**
  * The learning rate as a function of the global step (1-based): the number of optimizer updates
  * the averaged model has taken, so a restart or a change of worker count keeps the curve.
@@ -14,7 +16,7 @@ public sealed interface LrSchedule permits LrSchedule.Noam, LrSchedule.InverseSq
   record Noam(int dModel, int warmupSteps, double factor) implements LrSchedule {
     public Noam {
       if (dModel <= 0 || warmupSteps <= 0 || factor <= 0) {
-        throw new IllegalArgumentException("noam needs positive d_model, warmup_steps and lr (the factor)");
+        throw new UsageException("noam needs positive d_model, warmup_steps and lr (the factor)");
       }
     }
 
@@ -32,7 +34,7 @@ public sealed interface LrSchedule permits LrSchedule.Noam, LrSchedule.InverseSq
   record InverseSqrt(double peak, int warmupSteps) implements LrSchedule {
     public InverseSqrt {
       if (peak <= 0 || warmupSteps <= 0) {
-        throw new IllegalArgumentException("inverse-sqrt needs a positive lr (the peak) and warmup_steps");
+        throw new UsageException("inverse-sqrt needs a positive lr (the peak) and warmup_steps");
       }
     }
 
@@ -47,7 +49,7 @@ public sealed interface LrSchedule permits LrSchedule.Noam, LrSchedule.InverseSq
   record Constant(double value) implements LrSchedule {
     public Constant {
       if (value <= 0) {
-        throw new IllegalArgumentException("constant needs a positive lr");
+        throw new UsageException("constant needs a positive lr");
       }
     }
 

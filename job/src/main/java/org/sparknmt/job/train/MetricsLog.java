@@ -13,8 +13,8 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sparknmt.job.checkpoint.FileReplacement;
 import org.sparknmt.job.checkpoint.StorageFailures;
+import org.sparknmt.job.io.FileReplacement;
 
 /**
  * {@code RUN/metrics/NAME.jsonl}: one JSON object a line, each with its {@code step}. Not every

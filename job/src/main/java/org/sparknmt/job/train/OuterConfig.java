@@ -1,5 +1,7 @@
 package org.sparknmt.job.train;
 
+import org.sparknmt.datasets.UsageException;
+
 /**
  * The outer optimizer of parameter averaging: the {@code train.outer} section. Each round's averaged
  * change of the parameters, G = θ_before − θ_avg, is a pseudo-gradient, applied with momentum as
@@ -15,10 +17,10 @@ public record OuterConfig(double lr, double momentum, boolean nesterov) {
 
   public OuterConfig {
     if (!(lr > 0) || Double.isInfinite(lr)) {
-      throw new IllegalArgumentException("outer.lr must be a positive number, got " + lr);
+      throw new UsageException("outer.lr must be a positive number, got " + lr);
     }
     if (!(momentum >= 0 && momentum < 1)) {
-      throw new IllegalArgumentException("outer.momentum must be in [0, 1), got " + momentum);
+      throw new UsageException("outer.momentum must be in [0, 1), got " + momentum);
     }
   }
 

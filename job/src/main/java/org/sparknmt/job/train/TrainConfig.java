@@ -1,5 +1,7 @@
 package org.sparknmt.job.train;
 
+import org.sparknmt.datasets.UsageException;
+
 /**
  * How {@code sparknmt train} trains: the {@code train} section of the configuration.
  *
@@ -60,25 +62,25 @@ public record TrainConfig(
     nonNegative("patience", patience);
     nonNegative("valid_bleu_sentences", validBleuSentences);
     if (!(maxMinutes >= 0)) {
-      throw new IllegalArgumentException("max_minutes must be 0 (no limit) or positive, got " + maxMinutes);
+      throw new UsageException("max_minutes must be 0 (no limit) or positive, got " + maxMinutes);
     }
     if (!(lr > 0)) {
-      throw new IllegalArgumentException("lr must be positive, got " + lr);
+      throw new UsageException("lr must be positive, got " + lr);
     }
     if (clipNorm < 0) {
-      throw new IllegalArgumentException("clip_norm must be 0 (off) or positive, got " + clipNorm);
+      throw new UsageException("clip_norm must be 0 (off) or positive, got " + clipNorm);
     }
     if (!(checkpointRetrySeconds >= 0)) {
-      throw new IllegalArgumentException("checkpoint_retry_seconds must be 0 (no retries) or positive, got "
+      throw new UsageException("checkpoint_retry_seconds must be 0 (no retries) or positive, got "
           + checkpointRetrySeconds);
     }
     if (!(progressSeconds > 0)) {
-      throw new IllegalArgumentException("progress_seconds must be positive, got " + progressSeconds);
+      throw new UsageException("progress_seconds must be positive, got " + progressSeconds);
     }
     try {
       org.apache.spark.storage.StorageLevel.fromString(storageLevel);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("storage_level '" + storageLevel
+      throw new UsageException("storage_level '" + storageLevel
           + "' is not a Spark storage level (MEMORY_ONLY, MEMORY_ONLY_SER, MEMORY_AND_DISK_SER, DISK_ONLY ...)");
     }
   }
@@ -106,13 +108,13 @@ public record TrainConfig(
 
   private static void positive(String key, long value) {
     if (value <= 0) {
-      throw new IllegalArgumentException(key + " must be positive, got " + value);
+      throw new UsageException(key + " must be positive, got " + value);
     }
   }
 
   private static void nonNegative(String key, long value) {
     if (value < 0) {
-      throw new IllegalArgumentException(key + " must be 0 or positive, got " + value);
+      throw new UsageException(key + " must be 0 or positive, got " + value);
     }
   }
 }

@@ -1,19 +1,16 @@
 package org.sparknmt.job.train;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.vocab.BpeEncoder;
-import org.sparknmt.datasets.vocab.SpecialTokens;
-import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.translate.LengthSortedBatches;
 import org.sparknmt.model.decode.DecodingOptions;
-import org.sparknmt.model.decode.LengthPenalty;
 import org.sparknmt.model.decode.Translation;
-import org.sparknmt.model.decode.Translator;
 
 /**
  * BLEU of greedy translations of the first valid sentences against their references, both
@@ -24,18 +21,14 @@ import org.sparknmt.model.decode.Translator;
  */
 final class ValidationBleu {
   private static final int CHUNK = 64;
-  private static final double MAX_LENGTH_A = 1.5;
-  private static final int MAX_LENGTH_B = 10;
 
   private ValidationBleu() {}
 
   static double of(ComputationGraph graph, List<Batch> batches, BpeEncoder bpe, int sentences) {
     List<EncodedPair> pairs = batches.stream().flatMap(b -> b.pairs().stream()).limit(sentences).toList();
-    Translator translator = Translator.of(graph,
-        new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS));
-    int[][] sources = pairs.stream().map(p -> withEos(p.source())).toArray(int[][]::new);
-    Translation[] translations = LengthSortedBatches.translate(translator, sources,
-        new DecodingOptions(1, new LengthPenalty.Power(0), MAX_LENGTH_A, MAX_LENGTH_B), CHUNK);
+    int[][] sources = pairs.stream().map(p -> TrainedModel.source(p.source())).toArray(int[][]::new);
+    Translation[] translations = LengthSortedBatches.translate(TrainedModel.translator(graph), sources,
+        DecodingOptions.greedy(), CHUNK);
     List<String> hypotheses = new ArrayList<>();
     List<String> references = new ArrayList<>();
     for (int i = 0; i < pairs.size(); i++) {
@@ -43,11 +36,5 @@ final class ValidationBleu {
       references.add(bpe.decode(pairs.get(i).target()));
     }
     return Bleu.corpus(hypotheses, references).score();
-  }
-
-  private static int[] withEos(int[] source) {
-    int[] ids = Arrays.copyOf(source, source.length + 1);
-    ids[source.length] = SpecialTokens.EOS;
-    return ids;
   }
 }

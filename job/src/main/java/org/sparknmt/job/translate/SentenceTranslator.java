@@ -1,13 +1,12 @@
 package org.sparknmt.job.translate;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.clean.Normalizer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
-import org.sparknmt.datasets.vocab.SpecialTokens;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
@@ -51,7 +50,7 @@ public final class SentenceTranslator {
       String text = Normalizer.normalize(stripBom(capped(lines.get(i))));
       if (!text.isEmpty()) {
         for (int[] piece : LongSentences.pieces(encoder.encode(text), pieceLimit, encoder.model())) {
-          sources.add(withEos(piece));
+          sources.add(TrainedModel.source(piece));
         }
       }
       pieceCount[i] = sources.size() - firstPiece[i];
@@ -95,11 +94,5 @@ public final class SentenceTranslator {
   /** The model can emit the bytes of '\n' or '\r'; they would break the line-for-line output, so they become spaces. */
   private static String oneLine(String text) {
     return text.indexOf('\n') < 0 && text.indexOf('\r') < 0 ? text : Normalizer.collapseWhitespace(text);
-  }
-
-  private static int[] withEos(int[] ids) {
-    int[] source = Arrays.copyOf(ids, ids.length + 1);
-    source[ids.length] = SpecialTokens.EOS;
-    return source;
   }
 }

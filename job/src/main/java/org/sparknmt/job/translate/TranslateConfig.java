@@ -1,5 +1,6 @@
 package org.sparknmt.job.translate;
 
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
 
@@ -18,20 +19,20 @@ public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, in
     implements java.io.Serializable {
   public TranslateConfig {
     if (beam < 1) {
-      throw new IllegalArgumentException("beam must be at least 1, got " + beam);
+      throw new UsageException("beam must be at least 1, got " + beam);
     }
     if (lengthPenalty < 0) {
-      throw new IllegalArgumentException("length_penalty must be non-negative, got " + lengthPenalty);
+      throw new UsageException("length_penalty must be non-negative, got " + lengthPenalty);
     }
     if (maxLenA < 0 || maxLenB < 0 || (maxLenA == 0 && maxLenB == 0)) {
-      throw new IllegalArgumentException("max_len_a and max_len_b must be non-negative and not both 0, got "
+      throw new UsageException("max_len_a and max_len_b must be non-negative and not both 0, got "
           + maxLenA + " and " + maxLenB);
     }
     if (batchSize < 1) {
-      throw new IllegalArgumentException("batch_size must be at least 1, got " + batchSize);
+      throw new UsageException("batch_size must be at least 1, got " + batchSize);
     }
     if (partitions < 0) {
-      throw new IllegalArgumentException("partitions must be non-negative, got " + partitions);
+      throw new UsageException("partitions must be non-negative, got " + partitions);
     }
   }
 

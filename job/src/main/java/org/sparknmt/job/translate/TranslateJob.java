@@ -6,7 +6,8 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
-import org.sparknmt.job.evaluate.HadoopLines;
+import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.io.SingleFileOutput;
 import scala.Tuple2;
 
 /**

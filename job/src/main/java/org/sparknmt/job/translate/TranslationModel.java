@@ -3,19 +3,14 @@ package org.sparknmt.job.translate;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.util.ModelSerializer;
-import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
-import org.sparknmt.datasets.vocab.SpecialTokens;
-import org.sparknmt.job.checkpoint.CheckpointStore;
-import org.sparknmt.model.ModelArtifact;
-import org.sparknmt.model.decode.Translator;
+import org.sparknmt.job.checkpoint.TrainedModel;
 
 /**
  * What translation needs of a checkpoint, in one serializable value to broadcast: the graph
@@ -42,43 +37,22 @@ public final class TranslationModel implements Serializable {
     this.vocabulary = vocabulary;
   }
 
-  /**
-   * The checkpoint {@code spec} of run {@code runUri} ({@code latest}, {@code best}, {@code step-N},
-   * {@code N}, a folder name such as {@code avg-last-5-step-N}, or a path), with the run's vocabulary.
-   */
+  /** Checkpoint {@code spec} of run {@code runUri}, as {@link TrainedModel#open(String, String, Configuration)} opens it. */
   public static TranslationModel load(String runUri, String spec, Configuration hadoop) throws IOException {
-    PreparedData data = PreparedData.open(runUri, hadoop);
-    CheckpointStore store = new CheckpointStore(runUri, hadoop);
-    return of(store, store.resolve(spec), data);
+    return of(TrainedModel.open(runUri, spec, hadoop));
   }
 
-  /**
-   * A resolved checkpoint with the vocabulary of {@code data}.
-   *
-   * @throws IllegalArgumentException when the checkpoint was trained with another vocabulary
-   * @throws IllegalStateException naming the checkpoint when its model cannot be read
-   */
-  public static TranslationModel of(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, PreparedData data) {
-    String trainedWith = checkpoint.state().vocabularySha256();
-    if (!data.vocabularySha256().equals(trainedWith)) {
-      throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " was trained with vocabulary " + trainedWith
-          + ", but the run's data has vocabulary " + data.vocabularySha256()
-          + ": translate with the run (and its RUN/data) that the checkpoint belongs to");
-    }
-    ModelArtifact.Loaded loaded;
-    try (InputStream in = store.openModel(checkpoint)) {
-      loaded = ModelArtifact.read(in, data.vocabularySha256(), checkpoint.path().toString());
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("checkpoint " + checkpoint.path() + " is unreadable: " + e.getMessage(), e);
-    }
+  /** A trained model with its run's vocabulary, ready to broadcast. */
+  public static TranslationModel of(TrainedModel.WithVocabulary opened) {
+    TrainedModel model = opened.model();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try {
-      ModelSerializer.writeModel(loaded.graph(), bytes, false);
+      ModelSerializer.writeModel(model.graph(), bytes, false);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize the model of " + checkpoint.path(), e);
+      throw new UncheckedIOException("cannot serialize the model of " + model.checkpoint().path(), e);
     }
-    return new TranslationModel(checkpoint.path().getName(), checkpoint.step(), loaded.metadata().config().maxLength(),
-        bytes.toByteArray(), data.vocabulary());
+    return new TranslationModel(model.checkpoint().path().getName(), model.checkpoint().step(),
+        model.config().maxLength(), bytes.toByteArray(), opened.vocabulary());
   }
 
   /** The checkpoint's folder name, e.g. {@code step-00001000}. */
@@ -96,9 +70,7 @@ public final class TranslationModel implements Serializable {
 
   /** A translator of lines for one task; the graph is restored on the first call in this JVM. */
   public SentenceTranslator sentenceTranslator(TranslateConfig config) {
-    Translator translator = Translator.of(graph(),
-        new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS));
-    return new SentenceTranslator(translator, new BpeEncoder(vocabulary), config, maxLength);
+    return new SentenceTranslator(TrainedModel.translator(graph()), new BpeEncoder(vocabulary), config, maxLength);
   }
 
   private ComputationGraph graph() {

@@ -11,6 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.EvaluationTest;
 import org.sparknmt.testkit.BuildDirs;
 
 /** {@code sparknmt evaluate} as a user runs it: options, exit codes, standard output and error, local mode. */
@@ -41,5 +44,14 @@ class EvaluateCommandLineTest {
     String missing = dir.resolve("missing.txt").toUri().toString();
     assertEquals(ExitCodes.USAGE, execute("evaluate", "--master", "local[1]", "--hyp", missing, "--ref", ref.toString()));
     assertTrue(cli.err().contains("sparknmt evaluate: --hyp " + missing + ": no such file"), cli.err());
+  }
+
+  @Test
+  void inputsThatCannotBeScoredFailWithExitOne() throws IOException {
+    Path dir = BuildDirs.fresh("evaluate-cli-short");
+    Path hyp = Files.write(dir.resolve("hyp.txt"), EvaluationTest.HYPS.subList(0, 3), StandardCharsets.UTF_8);
+    Path ref = Files.write(dir.resolve("ref.txt"), EvaluationTest.REFS, StandardCharsets.UTF_8);
+    assertEquals(ExitCodes.FAILURE, execute("evaluate", "--master", "local[1]", "--hyp", hyp.toString(), "--ref", ref.toString()));
+    assertTrue(cli.err().contains("hypothesis and reference differ in length"), cli.err());
   }
 }

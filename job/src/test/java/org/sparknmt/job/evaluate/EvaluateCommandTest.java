@@ -20,6 +20,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.metrics.Bleu;
+import org.sparknmt.job.metrics.BleuScore;
+import org.sparknmt.job.metrics.Chrf;
+import org.sparknmt.job.metrics.Evaluation;
+import org.sparknmt.job.metrics.EvaluationTest;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
 

@@ -9,6 +9,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.job.metrics.BleuVector;
+import org.sparknmt.job.metrics.Evaluation;
 import org.sparknmt.testkit.SparkCluster;
 
 /**

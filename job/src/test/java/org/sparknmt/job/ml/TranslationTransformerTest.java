@@ -30,7 +30,7 @@ import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
-import org.sparknmt.job.evaluate.Evaluation;
+import org.sparknmt.job.metrics.Evaluation;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;

@@ -59,13 +59,13 @@ class PrepareCommandTest {
   }
 
   @Test
-  void badInputsAndConfigAreUsageErrorsNamingTheProblem() throws Exception {
+  void misalignedDataFailsAndBadOptionsAndConfigAreUsageErrorsNamingTheProblem() throws Exception {
     Path dir = BuildDirs.fresh("prepare-command-bad");
     Files.writeString(dir.resolve("a.en"), "one\ntwo\nthree\n");
     Files.writeString(dir.resolve("a.de"), "eins\nzwei\n");
     Run misaligned = sparknmt("prepare", "--src", dir.resolve("a.en").toString(), "--tgt", dir.resolve("a.de").toString(),
         "--run", dir.resolve("run").toString(), "--master", "local[1]");
-    assertEquals(2, misaligned.exitCode());
+    assertEquals(1, misaligned.exitCode(), "the data is at fault, not the command line");
     assertTrue(misaligned.err().contains("a.en has 3 lines") && misaligned.err().contains("a.de has 2"), misaligned.err());
 
     Run vocab = sparknmt("prepare", "--tsv", "x.tsv", "--run", "r", "--set", "data.vocab_size=10");

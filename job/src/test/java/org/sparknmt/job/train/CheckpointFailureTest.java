@@ -15,7 +15,7 @@ class CheckpointFailureTest {
 
   @Test
   void aWriteFailingForTheWholeBudgetNamesTheCauseAndTheCheckpointToResumeFrom() {
-    IOException e = TrainJob.checkpointFailure(TARGET, new StorageFailures.RetriesExhausted(9, Duration.ofSeconds(601),
+    IOException e = TrainingLoop.checkpointFailure(TARGET, new StorageFailures.RetriesExhausted(9, Duration.ofSeconds(601),
         new IOException("File /runs/a/checkpoints/.step-00000012.tmp-1/model.zip could only be written to 0 of the 1 minReplication nodes.")),
         "step-00000008");
     assertEquals("writing checkpoint hdfs://nn:9000/runs/a/checkpoints/step-00000012 failed for 601 s (9 attempts): "
@@ -25,7 +25,7 @@ class CheckpointFailureTest {
 
   @Test
   void outOfSpaceSaysSoAndThatEarlierCheckpointsAreKept() {
-    IOException e = TrainJob.checkpointFailure(TARGET, new StorageFailures.RetriesExhausted(1, Duration.ZERO,
+    IOException e = TrainingLoop.checkpointFailure(TARGET, new StorageFailures.RetriesExhausted(1, Duration.ZERO,
         new DSQuotaExceededException("The DiskSpace quota of /runs/a is exceeded: quota = 1 B")), null);
     assertEquals("out of space writing checkpoint hdfs://nn:9000/runs/a/checkpoints/step-00000012: "
         + "The DiskSpace quota of /runs/a is exceeded: quota = 1 B; earlier checkpoints are kept; "

@@ -53,9 +53,9 @@ class LrScheduleTest {
 
   @Test
   void crossedFindsMultiplesInsideARound() {
-    assertTrue(TrainJob.crossed(10, 5, 10));
-    assertTrue(TrainJob.crossed(12, 5, 10));
-    assertTrue(!TrainJob.crossed(9, 5, 10));
-    assertTrue(!TrainJob.crossed(12, 5, 0));
+    assertTrue(TrainingLoop.crossed(10, 5, 10));
+    assertTrue(TrainingLoop.crossed(12, 5, 10));
+    assertTrue(!TrainingLoop.crossed(9, 5, 10));
+    assertTrue(!TrainingLoop.crossed(12, 5, 0));
   }
 }

@@ -16,10 +16,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
-import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.job.TinyRun;
+import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.model.TransformerFactory;
-import org.sparknmt.model.decode.Translator;
 
 /** Hostile input lines with an untrained tiny model: no Spark, no data, only the line rules. */
 class SentenceTranslatorTest {
@@ -29,8 +28,7 @@ class SentenceTranslatorTest {
   private static final TranslateConfig SEARCH = new TranslateConfig(1, 0.0, 0.0, 4, 32, 0);
 
   private final SentenceTranslator translator = new SentenceTranslator(
-      Translator.of(TransformerFactory.create(TinyRun.MODEL, LETTERS.size(), 4),
-          new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS)),
+      TrainedModel.translator(TransformerFactory.create(TinyRun.MODEL, LETTERS.size(), 4)),
       new BpeEncoder(LETTERS), SEARCH, TinyRun.MODEL.maxLength());
 
   @Test
@@ -59,7 +57,7 @@ class SentenceTranslatorTest {
   @Test
   void onStandardInputOnlyLineFeedsEndLines() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    TranslateCommand.translateStream(translator, new ByteArrayInputStream("ab\rcd\nef\r\ngh".getBytes(StandardCharsets.UTF_8)),
+    StreamTranslation.translate(translator, new ByteArrayInputStream("ab\rcd\nef\r\ngh".getBytes(StandardCharsets.UTF_8)),
         out);
     assertEquals(translator.translate(List.of("ab\rcd", "ef", "gh")), out.toString(StandardCharsets.UTF_8).lines().toList());
   }
@@ -69,7 +67,7 @@ class SentenceTranslatorTest {
     byte[] input = {'a', 'b', '\n', 'c', 'd', (byte) 0xC3, '(', '\n', 'e', '\n'};
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     IOException e = assertThrows(IOException.class,
-        () -> TranslateCommand.translateStream(translator, new ByteArrayInputStream(input), out));
+        () -> StreamTranslation.translate(translator, new ByteArrayInputStream(input), out));
     assertEquals("standard input, line 2: not valid UTF-8 (byte 3 of the line, 0xC3)", e.getMessage());
     assertEquals(translator.translate(List.of("ab")), out.toString(StandardCharsets.UTF_8).lines().toList());
   }

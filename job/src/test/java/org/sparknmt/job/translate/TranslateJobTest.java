@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.TinyRun;
-import org.sparknmt.job.evaluate.EvaluateCli;
 import org.sparknmt.job.checkpoint.CheckpointStore;
-import org.sparknmt.job.evaluate.Bleu;
+import org.sparknmt.job.evaluate.EvaluateCli;
+import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
 
@@ -88,7 +88,7 @@ class TranslateJobTest {
     List<String> input = List.of("A man is walking .", "", "Two dogs play in the snow .");
     TranslationModel model = TranslationModel.load(run, "latest", hadoop());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    TranslateCommand.translateStream(model.sentenceTranslator(SEARCH),
+    StreamTranslation.translate(model.sentenceTranslator(SEARCH),
         new ByteArrayInputStream((String.join("\n", input) + "\n").getBytes(StandardCharsets.UTF_8)), out);
     List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
     assertEquals(model.sentenceTranslator(SEARCH).translate(input), lines);

@@ -19,9 +19,12 @@ public record DecodingOptions(int beamWidth, LengthPenalty lengthPenalty, double
     }
   }
 
-  /** Beam 4, GNMT α = 0.6, at most 1.5·|source| + 10 tokens. */
-  public static DecodingOptions defaults() {
-    return new DecodingOptions(4, new LengthPenalty.Gnmt(0.6), 1.5, 10);
+  /**
+   * Greedy search with at most 1.5·|source| + 10 tokens: the fixed search of validation BLEU and of
+   * the attention maps (translation takes its search from the {@code translate} config section).
+   */
+  public static DecodingOptions greedy() {
+    return new DecodingOptions(1, new LengthPenalty.Power(0), 1.5, 10);
   }
 
   /** The longest output (EOS included) for a source of this length, also bounded by the model's positions. */

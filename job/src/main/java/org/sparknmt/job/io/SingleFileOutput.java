@@ -1,4 +1,4 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job.io;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,14 +12,16 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.api.java.JavaRDD;
+import org.sparknmt.datasets.UsageException;
 
 /**
  * Writes an RDD of lines as one file, in partition order: the executors write part files into a
  * hidden folder beside the target ({@code .NAME.parts-<id>}), then the driver streams the parts,
  * in name order, into the target, compressed when its name says so ({@code .gz}, {@code .bz2}), and
- * removes the folder. The target appears only when complete (written under a temporary name, then renamed).
+ * removes the folder. The target appears only when complete: written under a temporary name, it then
+ * takes the target's name by {@link FileReplacement}, so a replaced file is never lost to a kill.
  */
-final class SingleFileOutput {
+public final class SingleFileOutput {
   private SingleFileOutput() {}
 
   /**
@@ -28,12 +30,12 @@ final class SingleFileOutput {
    * @param replace whether an existing file may be replaced
    * @return the number of lines written
    */
-  static long write(JavaRDD<String> lines, String uri, boolean replace, Configuration hadoop) throws IOException {
+  public static long write(JavaRDD<String> lines, String uri, boolean replace, Configuration hadoop) throws IOException {
     Path target = new Path(uri);
     FileSystem fs = target.getFileSystem(hadoop);
     if (fs.exists(target)) {
       if (!replace || fs.getFileStatus(target).isDirectory()) {
-        throw new IllegalArgumentException("--output " + uri + " exists"
+        throw new UsageException("--output " + uri + " exists"
             + (fs.getFileStatus(target).isDirectory() ? " and is a directory" : "; remove it or pass --force"));
       }
     }
@@ -43,12 +45,7 @@ final class SingleFileOutput {
     try {
       lines.saveAsTextFile(parts.toString());
       long count = concatenate(fs, parts, partial, new CompressionCodecFactory(hadoop).getCodec(target));
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(partial, target)) {
-        throw new IOException("could not rename " + partial + " to " + target);
-      }
+      FileReplacement.replace(fs, partial, target);
       return count;
     } finally {
       fs.delete(parts, true);

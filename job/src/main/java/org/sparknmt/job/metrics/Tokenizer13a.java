@@ -1,4 +1,4 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.metrics;
 
 import java.util.List;
 import java.util.regex.Pattern;

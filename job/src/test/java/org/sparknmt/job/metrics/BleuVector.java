@@ -1,4 +1,4 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * One case of the sacreBLEU reference vectors: a folder with {@code hyp.txt}, {@code ref.txt} and
  * {@code expected.json} (see shared/testvectors/README.md).
  */
-record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, JsonNode expected) {
+public record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, JsonNode expected) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The vector folder: {@code -Dnmt.vectors.bleu}, else {@code NMT_VECTORS_BLEU}, else the shared default. */
@@ -31,7 +31,7 @@ record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, J
   }
 
   /** Every sub-folder of {@link #folder()}, in name order; none at all is an error, not a pass. */
-  static List<BleuVector> all() {
+  public static List<BleuVector> all() {
     Path folder = folder();
     try (Stream<Path> entries = Files.list(folder)) {
       List<BleuVector> vectors = entries.filter(Files::isDirectory).sorted().map(BleuVector::load).toList();
@@ -64,7 +64,7 @@ record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, J
     return lines;
   }
 
-  long[] longs(String field) {
+  public long[] longs(String field) {
     JsonNode array = expected.get(field);
     long[] values = new long[array.size()];
     for (int i = 0; i < values.length; i++) {
@@ -73,11 +73,11 @@ record BleuVector(String name, Path dir, List<String> hyps, List<String> refs, J
     return values;
   }
 
-  double number(String field) {
+  public double number(String field) {
     return expected.get(field).asDouble();
   }
 
-  String text(String field) {
+  public String text(String field) {
     return expected.get(field).asText();
   }
 

@@ -1,17 +1,12 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.io;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
@@ -26,6 +21,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
+import org.sparknmt.datasets.spark.DataFiles;
 import scala.Tuple2;
 
 /**
@@ -52,7 +48,7 @@ public final class HadoopLines {
     conf.set("textinputformat.record.delimiter", "\n");
     try {
       Job job = Job.getInstance(conf);
-      FileInputFormat.setInputPaths(job, files(conf, uri, option));
+      FileInputFormat.setInputPaths(job, DataFiles.list(uri, option, conf).toArray(Path[]::new));
       JavaNewHadoopRDD<LongWritable, Text> records = (JavaNewHadoopRDD<LongWritable, Text>)
           sc.newAPIHadoopRDD(job.getConfiguration(), TextInputFormat.class, LongWritable.class, Text.class);
       Broadcast<SerializableConfiguration> readConf = sc.broadcast(new SerializableConfiguration(job.getConfiguration()));
@@ -104,34 +100,5 @@ public final class HadoopLines {
     try (InputStream in = codec == null ? raw : codec.createInputStream(raw)) {
       return new String(in.readNBytes(3), StandardCharsets.UTF_8).equals(BOM);
     }
-  }
-
-  /**
-   * The files {@code uri} names, sorted, so that the order of lines does not depend on how a file
-   * system lists a directory (the local one does not sort). Hidden files ({@code _SUCCESS},
-   * {@code .part-00000.crc}) are skipped, as Hadoop's input formats do.
-   */
-  static Path[] files(Configuration conf, String uri, String option) throws IOException {
-    Path path = new Path(uri);
-    FileSystem fs = path.getFileSystem(conf);
-    FileStatus[] matches = fs.globStatus(path);
-    if (matches == null || matches.length == 0) {
-      throw new IllegalArgumentException(option + " " + uri + ": no such file");
-    }
-    List<Path> files = new ArrayList<>();
-    for (FileStatus match : matches) {
-      FileStatus[] inside = match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
-      Arrays.stream(inside).filter(FileStatus::isFile).map(FileStatus::getPath).filter(HadoopLines::isVisible).forEach(files::add);
-    }
-    if (files.isEmpty()) {
-      throw new IllegalArgumentException(option + " " + uri + ": no files to read (names starting with '_' or '.' are skipped)");
-    }
-    files.sort(null);
-    return files.toArray(Path[]::new);
-  }
-
-  private static boolean isVisible(Path file) {
-    String name = file.getName();
-    return !name.startsWith("_") && !name.startsWith(".");
   }
 }

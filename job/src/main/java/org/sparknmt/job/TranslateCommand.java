@@ -1,26 +1,25 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
-import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.ml.TableOptions;
 import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
+import org.sparknmt.job.translate.SearchOptions;
+import org.sparknmt.job.translate.StreamTranslation;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,15 +64,15 @@ public final class TranslateCommand implements Callable<Integer> {
     }
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
-        throw new IllegalArgumentException("--output " + output + ": standard input is translated to standard output; "
+        throw new UsageException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
-      translateStream(model.sentenceTranslator(config), System.in, System.out);
+      StreamTranslation.translate(model.sentenceTranslator(config), System.in, System.out);
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {
-      throw new IllegalArgumentException("--input " + input + " needs --output URI (the translation file)");
+      throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
@@ -87,7 +86,7 @@ public final class TranslateCommand implements Callable<Integer> {
 
   private Integer translateTable(TranslateConfig config) {
     if (input.equals("-") || output == null || output.equals("-")) {
-      throw new IllegalArgumentException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
+      throw new UsageException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
     }
     TableFormat outputFormat = table.outputFormat();
     TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint.name())
@@ -100,44 +99,5 @@ public final class TranslateCommand implements Callable<Integer> {
           result.rowsPerSecond());
     }
     return ExitCodes.OK;
-  }
-
-  /**
-   * Translates lines of {@code in} to {@code out} (UTF-8), line for line. Lines are batched as they
-   * arrive: whatever is waiting is translated together, so a pipe gets batches and a person typing
-   * gets each line's translation at once. Lines are read as {@link Utf8Lines} reads them.
-   */
-  static void translateStream(SentenceTranslator translator, InputStream in, OutputStream out) throws IOException {
-    Utf8Lines reader = new Utf8Lines(in, "standard input");
-    Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-    List<String> block = new ArrayList<>();
-    for (String line = next(reader, block, translator, writer); line != null;
-        line = next(reader, block, translator, writer)) {
-      block.add(line);
-      if (!reader.ready() || block.size() >= TranslatedBlocks.BLOCK) {
-        write(translator.translate(block), writer);
-        block.clear();
-      }
-    }
-    write(translator.translate(block), writer);
-  }
-
-  /** The next line; on a line that is not UTF-8, the lines before it are translated and written first. */
-  private static String next(Utf8Lines reader, List<String> block, SentenceTranslator translator, Writer writer)
-      throws IOException {
-    try {
-      return reader.next();
-    } catch (IOException e) {
-      write(translator.translate(block), writer);
-      throw e;
-    }
-  }
-
-  private static void write(List<String> lines, Writer writer) throws IOException {
-    for (String line : lines) {
-      writer.write(line);
-      writer.write('\n');
-    }
-    writer.flush();
   }
 }

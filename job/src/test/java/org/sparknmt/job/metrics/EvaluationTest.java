@@ -1,4 +1,4 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,12 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The printed result, against what sacreBLEU 2.6.0 prints for the same four lines. */
-class EvaluationTest {
-  static final List<String> HYPS = List.of("The cat sat on the mat.", "A dog barks at 5.30 pm!", "", "Das Haus ist gross.");
-  static final List<String> REFS = List.of("The cat sat on a mat.", "The dog barks at 5.30 pm.", "An empty hypothesis.", "Das Haus ist groß.");
+public class EvaluationTest {
+  public static final List<String> HYPS = List.of("The cat sat on the mat.", "A dog barks at 5.30 pm!", "", "Das Haus ist gross.");
+  public static final List<String> REFS = List.of("The cat sat on a mat.", "The dog barks at 5.30 pm.", "An empty hypothesis.", "Das Haus ist groß.");
   /** sacreBLEU's own output for HYPS and REFS. */
-  static final String SACREBLEU_BLEU = "BLEU = 41.42 78.9/62.5/46.2/30.0 (BP = 0.810 ratio = 0.826 hyp_len = 19 ref_len = 23)";
-  static final String SACREBLEU_CHRF = "chrF2 = 60.61";
+  public static final String SACREBLEU_BLEU = "BLEU = 41.42 78.9/62.5/46.2/30.0 (BP = 0.810 ratio = 0.826 hyp_len = 19 ref_len = 23)";
+  public static final String SACREBLEU_CHRF = "chrF2 = 60.61";
 
   static Evaluation evaluation() {
     return new Evaluation("hyp.txt", "ref.txt", HYPS.size(), Bleu.corpus(HYPS, REFS), Chrf.corpus(HYPS, REFS));

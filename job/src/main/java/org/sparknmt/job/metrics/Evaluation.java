@@ -1,4 +1,4 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.metrics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,8 +8,11 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.job.evaluate.BleuScore;
 import org.sparknmt.job.evaluate.EvaluateJob;
+import org.sparknmt.job.metrics.BleuScore;
+import org.sparknmt.job.translate.TranslateConfig;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam
