@@ -3,7 +3,6 @@ package org.sparknmt.job;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
-import org.sparknmt.job.memory.MemoryCommand;
 import org.sparknmt.job.prepare.PrepareCommand;
 import org.sparknmt.job.report.AttentionCommand;
 import org.sparknmt.job.report.PlotPeCommand;

@@ -1,9 +1,10 @@
-package org.sparknmt.job.memory;
+package org.sparknmt.job;
 
 import java.util.concurrent.Callable;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.memory.MemoryPlan;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.model.TransformerConfig;
 import picocli.CommandLine.Command;
