@@ -35,6 +35,7 @@ import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.checkpoint.DataCursor;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
@@ -60,6 +61,7 @@ public final class TrainJob {
   private final TransformerConfig modelConfig;
   private final TrainConfig config;
   private final String renderedConfig;
+  private final CheckpointWritePause checkpointPause;
 
   /** How a run starts with respect to the checkpoints already under {@code RUN/checkpoints}. */
   public enum Start {
@@ -76,11 +78,18 @@ public final class TrainJob {
 
   public TrainJob(JavaSparkContext sc, String runUri, TransformerConfig modelConfig, TrainConfig config,
       String renderedConfig) {
+    this(sc, runUri, modelConfig, config, renderedConfig, CheckpointWritePause.NONE);
+  }
+
+  /** A job whose checkpoint writes stop where {@code checkpointPause} says (a fault test's hook). */
+  public TrainJob(JavaSparkContext sc, String runUri, TransformerConfig modelConfig, TrainConfig config,
+      String renderedConfig, CheckpointWritePause checkpointPause) {
     this.sc = sc;
     this.runUri = runUri;
     this.modelConfig = modelConfig;
     this.config = config;
     this.renderedConfig = renderedConfig;
+    this.checkpointPause = checkpointPause;
   }
 
   /**
@@ -90,7 +99,7 @@ public final class TrainJob {
    */
   public Result run(Start start) throws IOException {
     PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
-    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
+    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration(), checkpointPause);
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
     if (start == Start.RESUME && resumeFrom.isEmpty()) {
       throw new IllegalArgumentException("--resume: no intact checkpoint under " + store.root());

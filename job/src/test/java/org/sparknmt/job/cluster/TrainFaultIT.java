@@ -27,12 +27,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.model.ModelArtifact;
 
 /**
  * The faults long training runs meet, on a real standalone Spark cluster and HDFS daemons
  * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: an
- * executor killed, the driver killed and rerun, kills while checkpoints are written, the DataNode
+ * executor killed, the driver killed and rerun, the driver killed inside a checkpoint write, the DataNode
  * stopped and restarted mid-training, an HDFS quota with no room left, an HDFS that is not there;
  * and the whole pipeline end to end on the same cluster. Each test prints what it measured.
  */
@@ -104,29 +105,42 @@ class TrainFaultIT {
     assertStepsIncrease(run);
   }
 
+  /**
+   * The driver killed inside a checkpoint write: the test hook stops the write of step 8 with its files
+   * complete in the temporary folder, before the rename, and the kill lands there.
+   */
   @Test
-  void killsDuringCheckpointWritesLeaveThePreviousCheckpointsLoadable() throws Exception {
+  void driverKilledInsideACheckpointWriteLeavesEveryCheckpointLoadableAndTheRerunResumes() throws Exception {
     String run = copyOfPrepared("checkpoint-kill");
-    long[] delaysMillis = {0, 150, 400, 800};
-    long reached = 0;
-    for (long delay : delaysMillis) {
-      Driver driver = Driver.start(trainArgs(run, 40, 1));
-      reached = waitForCheckpoint(run, reached + 1, driver);
-      Thread.sleep(delay);
-      driver.kill();
-      List<CheckpointStore.Checkpoint> intact = store(run).list();
-      for (CheckpointStore.Checkpoint checkpoint : intact) {
-        loadModel(run, checkpoint);
-      }
-      long partial = List.of(hdfs.listStatus(new Path(run, "checkpoints"))).stream()
-          .filter(s -> s.getPath().getName().contains(".tmp-")).count();
-      System.out.printf("checkpoint-kill: killed %d ms after step %d's checkpoint; %d intact checkpoint(s) all load, %d partial write(s) ignored%n",
-          delay, reached, intact.size(), partial);
-      reached = store(run).latest().orElseThrow().step();
+    String interrupted = CheckpointStore.name(8);
+    Driver driver = Driver.start(Map.of(CheckpointWritePause.VARIABLE, "8:600"), trainArgs(run, 12, 4));
+    waitForOutput(driver, CheckpointWritePause.VARIABLE + ": the files of checkpoint " + interrupted);
+    driver.kill();
+
+    List<String> names = List.of(hdfs.listStatus(new Path(run, "checkpoints"))).stream()
+        .map(status -> status.getPath().getName()).sorted().toList();
+    List<String> partial = names.stream().filter(name -> name.startsWith("." + interrupted + ".tmp-")).toList();
+    assertEquals(1, partial.size(), "no interrupted write of " + interrupted + " was left: " + names);
+    assertTrue(driver.output().contains(partial.get(0)), "the temporary folder is not the killed writer's: " + partial);
+    assertFalse(names.contains(interrupted), interrupted + " was published: " + names);
+    assertEquals(Map.of(), store(run).damaged(), "a published checkpoint is damaged");
+    List<CheckpointStore.Checkpoint> intact = store(run).list();
+    assertEquals(List.of(4L), intact.stream().map(CheckpointStore.Checkpoint::step).toList());
+    for (CheckpointStore.Checkpoint checkpoint : intact) {
+      loadModel(run, checkpoint);
     }
-    Driver last = Driver.start(trainArgs(run, 40, 1));
-    assertEquals(0, last.waitFor(TRAIN_TIMEOUT), last.output());
-    assertFinalModelUsable(run, 40);
+
+    long rerunAt = System.nanoTime();
+    Driver rerun = Driver.start(Map.of(), trainArgs(run, 12, 4));
+    assertEquals(0, rerun.waitFor(TRAIN_TIMEOUT), rerun.output());
+    System.out.printf("checkpoint-kill: killed inside the write of %s (files written, not renamed): left %s,"
+        + " intact %s all load; the rerun took the stale lock, resumed from %s and ended at step 12 in %.0f s%n",
+        interrupted, partial, intact.stream().map(c -> c.path().getName()).toList(), CheckpointStore.name(4),
+        (System.nanoTime() - rerunAt) / 1e9);
+    assertTrue(rerun.output().contains("resuming from") && rerun.output().contains(CheckpointStore.name(4)),
+        "the rerun did not resume from step 4:\n" + rerun.output());
+    assertFalse(hdfs.exists(new Path(run + "/checkpoints/" + partial.get(0))), "the killed writer's folder was kept");
+    assertFinalModelUsable(run, 12);
     assertStepsIncrease(run);
   }
 
@@ -356,12 +370,17 @@ class TrainFaultIT {
   /** A {@code scripts/sparknmt} process running in the background: the launcher execs the driver JVM, so its PID is the driver's. */
   private record Driver(Process process, java.nio.file.Path log) {
     static Driver start(String... args) throws IOException {
+      return start(Map.of(), args);
+    }
+
+    static Driver start(Map<String, String> env, String... args) throws IOException {
       java.nio.file.Path log = Files.createTempFile(Files.createDirectories(cluster.dir.resolve("test-logs")), "train-", ".log");
       List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
       command.addAll(List.of(args));
       ProcessBuilder builder = new ProcessBuilder(command).directory(cluster.root.toFile()).redirectErrorStream(true)
           .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
       builder.environment().putAll(cluster.launcherEnvironment());
+      builder.environment().putAll(env);
       return new Driver(builder.start(), log);
     }
 
