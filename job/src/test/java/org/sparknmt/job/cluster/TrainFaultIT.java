@@ -33,9 +33,10 @@ import org.sparknmt.model.ModelArtifact;
 /**
  * The faults long training runs meet, on a real standalone Spark cluster and HDFS daemons
  * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: an
- * executor killed, the driver killed and rerun, the driver killed inside a checkpoint write, the DataNode
- * stopped and restarted mid-training, an HDFS quota with no room left, an HDFS that is not there;
- * and the whole pipeline end to end on the same cluster. Each test prints what it measured.
+ * executor killed, the driver killed and rerun, the driver killed inside a checkpoint write, the
+ * DataNode and the NameNode stopped and restarted mid-training, an HDFS quota with no room left, an
+ * HDFS that is not there; and the whole pipeline end to end on the same cluster. Each test prints what
+ * it measured.
  */
 @Tag("slow")
 class TrainFaultIT {
@@ -164,17 +165,31 @@ class TrainFaultIT {
 
   @Test
   void stoppedDataNodeMakesTrainingWaitAndTheRunFinishesWhenItIsBack() throws Exception {
-    String run = copyOfPrepared("datanode-restart");
+    restartMidTraining("datanode");
+  }
+
+  @Test
+  void restartedNameNodeMakesTrainingWaitAndTheRunFinishes() throws Exception {
+    restartMidTraining("namenode");
+  }
+
+  /**
+   * Stops an HDFS daemon after checkpoint step 4; the next checkpoint write meets the outage and is
+   * retried while training waits; the daemon is started again (back in service: for the NameNode, out
+   * of safe mode) and the run finishes with every checkpoint.
+   */
+  private static void restartMidTraining(String daemon) throws Exception {
+    String run = copyOfPrepared(daemon + "-restart");
     Driver driver = Driver.start(trainArgs(run, 16, 4));
     long before = waitForCheckpoint(run, 4, driver);
     long stoppedAt = System.nanoTime();
     try {
-      cluster.daemon("stop", "datanode").assertSucceeded();
+      cluster.daemon("stop", daemon).assertSucceeded();
       // the next checkpoint write meets the outage: the driver retries instead of failing
       waitForOutput(driver, "failed (attempt 2)");
       double waitedSeconds = (System.nanoTime() - stoppedAt) / 1e9;
       long restartAt = System.nanoTime();
-      cluster.daemon("start", "datanode").assertSucceeded();
+      cluster.daemon("start", daemon).assertSucceeded();
       double restartSeconds = (System.nanoTime() - restartAt) / 1e9;
 
       int exit = driver.waitFor(TRAIN_TIMEOUT);
@@ -184,15 +199,16 @@ class TrainFaultIT {
           .compile("succeeded at attempt (\\d+), ([0-9.]+) s after the first failure").matcher(output);
       assertTrue(retried.find(), "no checkpoint write was retried through the outage:\n" + output);
       List<Long> steps = store(run).list().stream().map(CheckpointStore.Checkpoint::step).toList();
-      System.out.printf("datanode-restart: DataNode stopped after checkpoint step %d; 2nd failed write %.1f s later;"
-          + " DataNode back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
-          + " checkpoints %s, no step lost%n", before, waitedSeconds, restartSeconds, retried.group(1), retried.group(2), steps);
+      System.out.printf("%s-restart: %s stopped after checkpoint step %d; 2nd failed write %.1f s later;"
+          + " %s back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
+          + " checkpoints %s, no step lost%n", daemon, daemon, before, waitedSeconds, daemon, restartSeconds,
+          retried.group(1), retried.group(2), steps);
       assertEquals(List.of(4L, 8L, 12L, 16L), steps, "a checkpoint is missing");
       assertFinalModelUsable(run, 16);
       assertStepsIncrease(run);
     } finally {
-      if (!cluster.running("datanode")) {
-        cluster.daemon("start", "datanode");
+      if (!cluster.running(daemon)) {
+        cluster.daemon("start", daemon);
       }
       if (driver.process.isAlive()) {
         driver.kill();
@@ -233,9 +249,9 @@ class TrainFaultIT {
   @Test
   void trainTranslateEvaluateEndToEndOnTheCluster() throws Exception {
     String run = copyOfPrepared("end-to-end");
-    List<String> sources = firstLines("valid.en.gz", 40);
-    String src = writeLines(run + "/input/valid40.en", sources);
-    String ref = writeLines(run + "/input/valid40.de", firstLines("valid.de.gz", 40));
+    List<String> sources = TextLines.sample(cluster.root, "valid.en.gz", 40);
+    String src = TextLines.write(hdfs, run + "/input/valid40.en", sources);
+    String ref = TextLines.write(hdfs, run + "/input/valid40.de", TextLines.sample(cluster.root, "valid.de.gz", 40));
     String hyp = run + "/translations/valid40.de";
     long start = System.nanoTime();
 
@@ -248,7 +264,7 @@ class TrainFaultIT {
     cluster.sparknmt(Map.of(), "translate", "--master", cluster.masterUrl(), "--run", run, "--checkpoint", "latest",
         "--input", src, "--output", hyp, "--beam", "2").assertSucceeded();
     double translateSeconds = (System.nanoTime() - start) / 1e9 - trainSeconds;
-    List<String> translations = readLines(hyp);
+    List<String> translations = TextLines.read(hdfs, hyp);
     assertEquals(sources.size(), translations.size(), "translation lines");
     assertTrue(translations.stream().anyMatch(line -> !line.isBlank()), "every translation is empty");
 
@@ -265,24 +281,7 @@ class TrainFaultIT {
         scores.get("bleu").asDouble(), scores.get("chrf").asDouble());
   }
 
-  private static List<String> firstLines(String sampleFile, int count) throws IOException {
-    try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(cluster.root.resolve("data/sample").resolve(sampleFile)))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(count).toList();
-    }
-  }
 
-  private static String writeLines(String uri, List<String> lines) throws IOException {
-    try (var out = hdfs.create(new Path(uri), false)) {
-      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    return uri;
-  }
-
-  private static List<String> readLines(String uri) throws IOException {
-    try (InputStream in = hdfs.open(new Path(uri))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-    }
-  }
 
   /** Waits (at most TRAIN_TIMEOUT) until the driver's output contains {@code text}; fails if the driver ends first. */
   private static void waitForOutput(Driver driver, String text) throws Exception {
