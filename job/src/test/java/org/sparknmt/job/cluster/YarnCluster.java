@@ -149,13 +149,22 @@ final class YarnCluster implements AutoCloseable {
     return all.toString();
   }
 
-  /** Stops the cluster, and first every process a submission to it left running (a failed test's driver). */
+  /**
+   * Stops the cluster, and first every process a submission to it left running (a failed test's
+   * driver); then deletes the NodeManager's localized copies of the application jar (~250 MB each),
+   * keeping the containers' logs for diagnosis.
+   */
   @Override
-  public void close() {
+  public void close() throws IOException {
     ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().map(line -> line.contains(dir.toString())).orElse(false))
         .forEach(ProcessHandle::destroyForcibly);
     yarn.stop();
     hdfs.close();
+    try (Stream<Path> files = Files.walk(dir.resolve("yarn"))) {
+      for (Path jar : files.filter(f -> f.getFileName().toString().endsWith(".jar")).toList()) {
+        Files.delete(jar);
+      }
+    }
   }
 }
