@@ -39,6 +39,12 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    int code = commandLine().execute(args);
+    // In YARN cluster mode this runs in the ApplicationMaster, which reports success only when main
+    // returns: System.exit(0) there fails the application ("Shutdown hook called before final status
+    // was reported"). A failure still exits, and the application fails with its code.
+    if (code != ExitCodes.OK || !"cluster".equals(System.getProperty("spark.submit.deployMode"))) {
+      System.exit(code);
+    }
   }
 }

@@ -49,6 +49,7 @@ public final class CheckpointStore {
   private final Configuration hadoop;
   /** Names this store's temporary folders and probes, so that {@link #prune} removes only its own. */
   private final String writer = UUID.randomUUID().toString();
+  private final CheckpointWritePause pause;
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -60,9 +61,15 @@ public final class CheckpointStore {
   public record Checkpoint(Path path, long step, TrainingState state) {}
 
   public CheckpointStore(String runUri, Configuration hadoop) throws IOException {
+    this(runUri, hadoop, CheckpointWritePause.NONE);
+  }
+
+  /** A store whose writes stop where {@code pause} says (a fault test's hook). */
+  public CheckpointStore(String runUri, Configuration hadoop, CheckpointWritePause pause) throws IOException {
     this.root = new Path(runUri, "checkpoints");
     this.fs = root.getFileSystem(hadoop);
     this.hadoop = hadoop;
+    this.pause = pause;
   }
 
   public Path root() {
@@ -106,6 +113,7 @@ public final class CheckpointStore {
       checksums.put(OUTER, write(new Path(temporary, OUTER), outer));
     }
     write(new Path(temporary, CHECKSUMS), out -> JSON.writeValue(out, checksums));
+    pause.beforeRename(name, temporary);
     if (fs.exists(target)) {
       // a rerun that resumed from an earlier checkpoint reaches this step again: the new one replaces it
       fs.delete(target, true);

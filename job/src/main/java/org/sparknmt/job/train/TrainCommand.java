@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.cli.SparkOptions;
@@ -52,6 +53,7 @@ public final class TrainCommand implements Callable<Integer> {
     JobConfig config = configOptions.load();
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     TrainConfig train = config.bind("train", TrainConfig.class);
+    CheckpointWritePause checkpointPause = CheckpointWritePause.fromEnvironment(System.getenv());
     LOG.info("effective configuration:\n{}", config.render());
     PrepareConfig data = config.bind("data", PrepareConfig.class);
     MemoryPlan memory = MemoryPlan.of(model, data.vocabSize(), data.maxTokens());
@@ -63,7 +65,8 @@ public final class TrainCommand implements Callable<Integer> {
         // no other writer can be alive: what killed writers left half-written goes
         new CheckpointStore(run, sc.hadoopConfiguration()).removeLeftovers();
       }
-      TrainJob.Result result = new TrainJob(sc, run, model, train, config.render()).run(resume ? TrainJob.Start.RESUME : restart ? TrainJob.Start.RESTART : TrainJob.Start.RESUME_OR_FRESH);
+      TrainJob.Start start = resume ? TrainJob.Start.RESUME : restart ? TrainJob.Start.RESTART : TrainJob.Start.RESUME_OR_FRESH;
+      TrainJob.Result result = new TrainJob(sc, run, model, train, config.render(), checkpointPause).run(start);
       System.out.printf("train: stopped at step %d (%s); train loss %.4f%s%n", result.step(), result.stopReason(),
           result.trainLoss(), result.lastValidation() == null ? ""
               : String.format(", valid loss %.4f, valid accuracy %.2f%%", result.lastValidation().loss(),

@@ -22,6 +22,7 @@ import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.checkpoint.DataCursor;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
@@ -44,6 +45,7 @@ public final class TrainJob {
   private final TransformerConfig modelConfig;
   private final TrainConfig config;
   private final String renderedConfig;
+  private final CheckpointWritePause checkpointPause;
 
   /** How a run starts with respect to the checkpoints already under {@code RUN/checkpoints}. */
   public enum Start {
@@ -60,11 +62,18 @@ public final class TrainJob {
 
   public TrainJob(JavaSparkContext sc, String runUri, TransformerConfig modelConfig, TrainConfig config,
       String renderedConfig) {
+    this(sc, runUri, modelConfig, config, renderedConfig, CheckpointWritePause.NONE);
+  }
+
+  /** A job whose checkpoint writes stop where {@code checkpointPause} says (a fault test's hook). */
+  public TrainJob(JavaSparkContext sc, String runUri, TransformerConfig modelConfig, TrainConfig config,
+      String renderedConfig, CheckpointWritePause checkpointPause) {
     this.sc = sc;
     this.runUri = runUri;
     this.modelConfig = modelConfig;
     this.config = config;
     this.renderedConfig = renderedConfig;
+    this.checkpointPause = checkpointPause;
   }
 
   /**
@@ -74,7 +83,7 @@ public final class TrainJob {
    */
   public Result run(Start start) throws IOException {
     PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
-    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration());
+    CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration(), checkpointPause);
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
     if (start == Start.RESUME && resumeFrom.isEmpty()) {
       throw new UsageException("--resume: no intact checkpoint under " + store.root());

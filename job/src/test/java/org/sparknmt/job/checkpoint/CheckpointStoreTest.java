@@ -44,6 +44,55 @@ class CheckpointStoreTest {
   }
 
   @Test
+  void theTestHookStopsAWriteWithItsFilesCompleteAndUnpublished() throws Exception {
+    CheckpointStore store = new CheckpointStore(dir.toUri().toString(), new Configuration(),
+        CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "20:600")));
+    store.save(state(10, null), model("a"), null);
+    java.util.concurrent.CompletableFuture<Throwable> ended = new java.util.concurrent.CompletableFuture<>();
+    Thread writer = new Thread(() -> {
+      try {
+        store.save(state(20, null), model("b"), null);
+        ended.complete(null);
+      } catch (Throwable t) {
+        ended.complete(t);
+      }
+    });
+    writer.start();
+    Path checksums = waitForTemporaryChecksums(dir.resolve("checkpoints"), java.time.Duration.ofSeconds(30));
+    assertTrue(Files.isRegularFile(checksums.resolveSibling(CheckpointStore.MODEL)));
+    assertTrue(Files.notExists(dir.resolve("checkpoints/step-00000020")), "published before the pause ended");
+    writer.interrupt();
+    Throwable failure = ended.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(failure instanceof IOException, "the interrupted write did not fail: " + failure);
+    // what a kill in the pause leaves: the complete temporary folder, no step-20, step-10 intact
+    assertTrue(Files.isDirectory(checksums.getParent()));
+    assertEquals(List.of(10L), store.list().stream().map(CheckpointStore.Checkpoint::step).toList());
+  }
+
+  @Test
+  void theTestHookNamesItsVariableOnABadValue() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "8")));
+    assertTrue(e.getMessage().startsWith(CheckpointWritePause.VARIABLE + "=8: expected STEP:SECONDS"), e.getMessage());
+    assertEquals(CheckpointWritePause.NONE, CheckpointWritePause.fromEnvironment(Map.of()));
+  }
+
+  private static Path waitForTemporaryChecksums(Path checkpoints, java.time.Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      try (var folders = Files.list(checkpoints)) {
+        var found = folders.filter(f -> f.getFileName().toString().startsWith(".step-00000020.tmp-"))
+            .map(f -> f.resolve(CheckpointStore.CHECKSUMS)).filter(Files::isRegularFile).findFirst();
+        if (found.isPresent()) {
+          return found.get();
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no complete temporary folder of step 20 in " + timeout);
+  }
+
+  @Test
   void temporaryFoldersOfInterruptedWritesAreIgnored() throws IOException {
     CheckpointStore store = store();
     store.save(state(10, null), model("a"), null);

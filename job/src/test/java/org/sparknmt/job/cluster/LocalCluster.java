@@ -159,7 +159,7 @@ final class LocalCluster {
   }
 
   /** The folder holding {@code scripts/cluster}, searched upwards from the working directory. */
-  private static Path projectRoot() {
+  static Path projectRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
       if (Files.isExecutable(p.resolve("scripts/cluster"))) {
         return p;

@@ -27,14 +27,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.model.ModelArtifact;
 
 /**
  * The faults long training runs meet, on a real standalone Spark cluster and HDFS daemons
  * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: an
- * executor killed, the driver killed and rerun, kills while checkpoints are written, the DataNode
- * stopped and restarted mid-training, an HDFS quota with no room left, an HDFS that is not there;
- * and the whole pipeline end to end on the same cluster. Each test prints what it measured.
+ * executor killed, the driver killed and rerun, the driver killed inside a checkpoint write, the
+ * DataNode and the NameNode stopped and restarted mid-training, an HDFS quota with no room left, an
+ * HDFS that is not there; and the whole pipeline end to end on the same cluster. Each test prints what
+ * it measured.
  */
 @Tag("slow")
 class TrainFaultIT {
@@ -104,29 +106,42 @@ class TrainFaultIT {
     assertStepsIncrease(run);
   }
 
+  /**
+   * The driver killed inside a checkpoint write: the test hook stops the write of step 8 with its files
+   * complete in the temporary folder, before the rename, and the kill lands there.
+   */
   @Test
-  void killsDuringCheckpointWritesLeaveThePreviousCheckpointsLoadable() throws Exception {
+  void driverKilledInsideACheckpointWriteLeavesEveryCheckpointLoadableAndTheRerunResumes() throws Exception {
     String run = copyOfPrepared("checkpoint-kill");
-    long[] delaysMillis = {0, 150, 400, 800};
-    long reached = 0;
-    for (long delay : delaysMillis) {
-      Driver driver = Driver.start(trainArgs(run, 40, 1));
-      reached = waitForCheckpoint(run, reached + 1, driver);
-      Thread.sleep(delay);
-      driver.kill();
-      List<CheckpointStore.Checkpoint> intact = store(run).list();
-      for (CheckpointStore.Checkpoint checkpoint : intact) {
-        loadModel(run, checkpoint);
-      }
-      long partial = List.of(hdfs.listStatus(new Path(run, "checkpoints"))).stream()
-          .filter(s -> s.getPath().getName().contains(".tmp-")).count();
-      System.out.printf("checkpoint-kill: killed %d ms after step %d's checkpoint; %d intact checkpoint(s) all load, %d partial write(s) ignored%n",
-          delay, reached, intact.size(), partial);
-      reached = store(run).latest().orElseThrow().step();
+    String interrupted = CheckpointStore.name(8);
+    Driver driver = Driver.start(Map.of(CheckpointWritePause.VARIABLE, "8:600"), trainArgs(run, 12, 4));
+    waitForOutput(driver, CheckpointWritePause.VARIABLE + ": the files of checkpoint " + interrupted);
+    driver.kill();
+
+    List<String> names = List.of(hdfs.listStatus(new Path(run, "checkpoints"))).stream()
+        .map(status -> status.getPath().getName()).sorted().toList();
+    List<String> partial = names.stream().filter(name -> name.startsWith("." + interrupted + ".tmp-")).toList();
+    assertEquals(1, partial.size(), "no interrupted write of " + interrupted + " was left: " + names);
+    assertTrue(driver.output().contains(partial.get(0)), "the temporary folder is not the killed writer's: " + partial);
+    assertFalse(names.contains(interrupted), interrupted + " was published: " + names);
+    assertEquals(Map.of(), store(run).damaged(), "a published checkpoint is damaged");
+    List<CheckpointStore.Checkpoint> intact = store(run).list();
+    assertEquals(List.of(4L), intact.stream().map(CheckpointStore.Checkpoint::step).toList());
+    for (CheckpointStore.Checkpoint checkpoint : intact) {
+      loadModel(run, checkpoint);
     }
-    Driver last = Driver.start(trainArgs(run, 40, 1));
-    assertEquals(0, last.waitFor(TRAIN_TIMEOUT), last.output());
-    assertFinalModelUsable(run, 40);
+
+    long rerunAt = System.nanoTime();
+    Driver rerun = Driver.start(Map.of(), trainArgs(run, 12, 4));
+    assertEquals(0, rerun.waitFor(TRAIN_TIMEOUT), rerun.output());
+    System.out.printf("checkpoint-kill: killed inside the write of %s (files written, not renamed): left %s,"
+        + " intact %s all load; the rerun took the stale lock, resumed from %s and ended at step 12 in %.0f s%n",
+        interrupted, partial, intact.stream().map(c -> c.path().getName()).toList(), CheckpointStore.name(4),
+        (System.nanoTime() - rerunAt) / 1e9);
+    assertTrue(rerun.output().contains("resuming from") && rerun.output().contains(CheckpointStore.name(4)),
+        "the rerun did not resume from step 4:\n" + rerun.output());
+    assertFalse(hdfs.exists(new Path(run + "/checkpoints/" + partial.get(0))), "the killed writer's folder was kept");
+    assertFinalModelUsable(run, 12);
     assertStepsIncrease(run);
   }
 
@@ -150,17 +165,31 @@ class TrainFaultIT {
 
   @Test
   void stoppedDataNodeMakesTrainingWaitAndTheRunFinishesWhenItIsBack() throws Exception {
-    String run = copyOfPrepared("datanode-restart");
+    restartMidTraining("datanode");
+  }
+
+  @Test
+  void restartedNameNodeMakesTrainingWaitAndTheRunFinishes() throws Exception {
+    restartMidTraining("namenode");
+  }
+
+  /**
+   * Stops an HDFS daemon after checkpoint step 4; the next checkpoint write meets the outage and is
+   * retried while training waits; the daemon is started again (back in service: for the NameNode, out
+   * of safe mode) and the run finishes with every checkpoint.
+   */
+  private static void restartMidTraining(String daemon) throws Exception {
+    String run = copyOfPrepared(daemon + "-restart");
     Driver driver = Driver.start(trainArgs(run, 16, 4));
     long before = waitForCheckpoint(run, 4, driver);
     long stoppedAt = System.nanoTime();
     try {
-      cluster.daemon("stop", "datanode").assertSucceeded();
+      cluster.daemon("stop", daemon).assertSucceeded();
       // the next checkpoint write meets the outage: the driver retries instead of failing
       waitForOutput(driver, "failed (attempt 2)");
       double waitedSeconds = (System.nanoTime() - stoppedAt) / 1e9;
       long restartAt = System.nanoTime();
-      cluster.daemon("start", "datanode").assertSucceeded();
+      cluster.daemon("start", daemon).assertSucceeded();
       double restartSeconds = (System.nanoTime() - restartAt) / 1e9;
 
       int exit = driver.waitFor(TRAIN_TIMEOUT);
@@ -170,15 +199,16 @@ class TrainFaultIT {
           .compile("succeeded at attempt (\\d+), ([0-9.]+) s after the first failure").matcher(output);
       assertTrue(retried.find(), "no checkpoint write was retried through the outage:\n" + output);
       List<Long> steps = store(run).list().stream().map(CheckpointStore.Checkpoint::step).toList();
-      System.out.printf("datanode-restart: DataNode stopped after checkpoint step %d; 2nd failed write %.1f s later;"
-          + " DataNode back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
-          + " checkpoints %s, no step lost%n", before, waitedSeconds, restartSeconds, retried.group(1), retried.group(2), steps);
+      System.out.printf("%s-restart: %s stopped after checkpoint step %d; 2nd failed write %.1f s later;"
+          + " %s back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
+          + " checkpoints %s, no step lost%n", daemon, daemon, before, waitedSeconds, daemon, restartSeconds,
+          retried.group(1), retried.group(2), steps);
       assertEquals(List.of(4L, 8L, 12L, 16L), steps, "a checkpoint is missing");
       assertFinalModelUsable(run, 16);
       assertStepsIncrease(run);
     } finally {
-      if (!cluster.running("datanode")) {
-        cluster.daemon("start", "datanode");
+      if (!cluster.running(daemon)) {
+        cluster.daemon("start", daemon);
       }
       if (driver.process.isAlive()) {
         driver.kill();
@@ -219,9 +249,9 @@ class TrainFaultIT {
   @Test
   void trainTranslateEvaluateEndToEndOnTheCluster() throws Exception {
     String run = copyOfPrepared("end-to-end");
-    List<String> sources = firstLines("valid.en.gz", 40);
-    String src = writeLines(run + "/input/valid40.en", sources);
-    String ref = writeLines(run + "/input/valid40.de", firstLines("valid.de.gz", 40));
+    List<String> sources = TextLines.sample(cluster.root, "valid.en.gz", 40);
+    String src = TextLines.write(hdfs, run + "/input/valid40.en", sources);
+    String ref = TextLines.write(hdfs, run + "/input/valid40.de", TextLines.sample(cluster.root, "valid.de.gz", 40));
     String hyp = run + "/translations/valid40.de";
     long start = System.nanoTime();
 
@@ -234,7 +264,7 @@ class TrainFaultIT {
     cluster.sparknmt(Map.of(), "translate", "--master", cluster.masterUrl(), "--run", run, "--checkpoint", "latest",
         "--input", src, "--output", hyp, "--beam", "2").assertSucceeded();
     double translateSeconds = (System.nanoTime() - start) / 1e9 - trainSeconds;
-    List<String> translations = readLines(hyp);
+    List<String> translations = TextLines.read(hdfs, hyp);
     assertEquals(sources.size(), translations.size(), "translation lines");
     assertTrue(translations.stream().anyMatch(line -> !line.isBlank()), "every translation is empty");
 
@@ -251,24 +281,7 @@ class TrainFaultIT {
         scores.get("bleu").asDouble(), scores.get("chrf").asDouble());
   }
 
-  private static List<String> firstLines(String sampleFile, int count) throws IOException {
-    try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(cluster.root.resolve("data/sample").resolve(sampleFile)))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().limit(count).toList();
-    }
-  }
 
-  private static String writeLines(String uri, List<String> lines) throws IOException {
-    try (var out = hdfs.create(new Path(uri), false)) {
-      out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    return uri;
-  }
-
-  private static List<String> readLines(String uri) throws IOException {
-    try (InputStream in = hdfs.open(new Path(uri))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-    }
-  }
 
   /** Waits (at most TRAIN_TIMEOUT) until the driver's output contains {@code text}; fails if the driver ends first. */
   private static void waitForOutput(Driver driver, String text) throws Exception {
@@ -356,12 +369,17 @@ class TrainFaultIT {
   /** A {@code scripts/sparknmt} process running in the background: the launcher execs the driver JVM, so its PID is the driver's. */
   private record Driver(Process process, java.nio.file.Path log) {
     static Driver start(String... args) throws IOException {
+      return start(Map.of(), args);
+    }
+
+    static Driver start(Map<String, String> env, String... args) throws IOException {
       java.nio.file.Path log = Files.createTempFile(Files.createDirectories(cluster.dir.resolve("test-logs")), "train-", ".log");
       List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
       command.addAll(List.of(args));
       ProcessBuilder builder = new ProcessBuilder(command).directory(cluster.root.toFile()).redirectErrorStream(true)
           .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
       builder.environment().putAll(cluster.launcherEnvironment());
+      builder.environment().putAll(env);
       return new Driver(builder.start(), log);
     }
 

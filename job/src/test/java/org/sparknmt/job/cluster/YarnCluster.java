@@ -1,0 +1,170 @@
+package org.sparknmt.job.cluster;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
+import org.sparknmt.testkit.BuildDirs;
+
+/**
+ * A YARN cluster in this JVM: a MiniYARNCluster (ResourceManager and one NodeManager, whose containers
+ * are real processes) beside a MiniDFS, on loopback, and what a {@code scripts/sparknmt --master yarn}
+ * submission to it needs: a Hadoop configuration folder ({@code HADOOP_CONF_DIR}) and a properties
+ * file that is the YARN preset, {@code conf/cluster/spark-yarn.conf}, with its sizes cut to this machine.
+ */
+final class YarnCluster implements AutoCloseable {
+  private static final Duration SUBMIT_TIMEOUT = Duration.ofMinutes(6);
+
+  final Path root;
+  final Path dir;
+  private final EmbeddedHdfs hdfs;
+  private final MiniYARNCluster yarn;
+  private final Path hadoopConf;
+  private final Path properties;
+
+  private YarnCluster(Path root, Path dir, EmbeddedHdfs hdfs, MiniYARNCluster yarn, Path hadoopConf, Path properties) {
+    this.root = root;
+    this.dir = dir;
+    this.hdfs = hdfs;
+    this.yarn = yarn;
+    this.hadoopConf = hadoopConf;
+    this.properties = properties;
+  }
+
+  static YarnCluster start(String name) throws IOException {
+    Path root = LocalCluster.projectRoot();
+    Path dir = BuildDirs.fresh(name);
+    EmbeddedHdfs hdfs = EmbeddedHdfs.start(dir.resolve("hdfs"), true);
+    // MiniYARNCluster keeps its local and log folders under test.build.data
+    System.setProperty("test.build.data", dir.resolve("yarn").toString());
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set("fs.defaultFS", hdfs.uri().toString());
+    // hadoop-client-minicluster has no capacity-scheduler.xml
+    conf.set(YarnConfiguration.RM_SCHEDULER,
+        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler");
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    // what YARN books, not what the containers use: the cluster-mode driver's container (4 GB) and two executors
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 10240);
+    conf.setInt(YarnConfiguration.NM_VCORES, 4);
+    // The physical-memory check stays on (a container past its size is killed, as on a real cluster);
+    // the virtual one counts a JVM's reserved address space.
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_CONTROL_RESOURCE_MONITORING, true);
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, true);
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.5f);
+    MiniYARNCluster yarn = new MiniYARNCluster(name, 1, 1, 1);
+    yarn.init(conf);
+    yarn.start();
+
+    Path hadoopConf = Files.createDirectories(dir.resolve("hadoop-conf"));
+    try (OutputStream out = Files.newOutputStream(hadoopConf.resolve("yarn-site.xml"))) {
+      yarn.getConfig().writeXml(out);
+    }
+    Configuration core = new Configuration(false);
+    core.set("fs.defaultFS", hdfs.uri().toString());
+    try (OutputStream out = Files.newOutputStream(hadoopConf.resolve("core-site.xml"))) {
+      core.writeXml(out);
+    }
+    Path properties = dir.resolve("spark-yarn.conf");
+    Files.writeString(properties, Files.readString(root.resolve("conf/cluster/spark-yarn.conf")) + testOverrides(root));
+    return new YarnCluster(root, dir, hdfs, yarn, hadoopConf, properties);
+  }
+
+  /**
+   * The preset's sizes cut to a 2-core machine (later keys win), and what a one-host cluster without a
+   * Spark installation needs: Spark's jars from this build's classpath, at the same paths in the
+   * containers ({@code local:}, nothing uploaded), the JVM, and loopback addresses.
+   */
+  private static String testOverrides(Path root) throws IOException {
+    String jars = Stream.of(Files.readString(root.resolve("job/target/local-classpath.txt")).trim().split(":"))
+        .filter(jar -> !jar.contains("/hadoop-client-minicluster-"))
+        .map(jar -> "local:" + jar).collect(Collectors.joining(","));
+    String javaHome = System.getProperty("java.home");
+    return String.join("\n", "", "# YarnCluster (tests): sizes for a 2-core machine",
+        "spark.executor.instances 2",
+        "spark.executor.cores 1",
+        "spark.task.cpus 1",
+        "spark.executorEnv.OMP_NUM_THREADS 1",
+        "spark.executor.memory 768m",
+        "spark.executor.memoryOverhead 1g",
+        "spark.executor.defaultJavaOptions"
+            + " -Dorg.bytedeco.javacpp.maxbytes=512m -Dorg.bytedeco.javacpp.maxphysicalbytes=1700m",
+        "spark.yarn.am.memory 512m",
+        "spark.driver.memoryOverhead 3g",
+        "spark.driver.maxResultSize 512m",
+        "spark.hadoop.dfs.replication 1",
+        "spark.yarn.jars " + jars,
+        "spark.yarn.appMasterEnv.JAVA_HOME " + javaHome,
+        "spark.executorEnv.JAVA_HOME " + javaHome,
+        "spark.yarn.appMasterEnv.SPARK_LOCAL_IP 127.0.0.1",
+        "spark.executorEnv.SPARK_LOCAL_IP 127.0.0.1", "");
+  }
+
+  /** A Hadoop URI string for an absolute {@code path} on the MiniDFS. */
+  String hdfsUri(String path) {
+    return hdfs.path(path);
+  }
+
+  /** The environment of a {@code scripts/sparknmt ... --master yarn} in {@code deployMode} (client or cluster). */
+  Map<String, String> launcherEnvironment(String deployMode) {
+    return Map.of("HADOOP_CONF_DIR", hadoopConf.toString(), "SPARKNMT_DRIVER_MEMORY", "1g",
+        "SPARKNMT_NATIVE_MEMORY", "1g", "SPARKNMT_ND4J_EXTENSION", "", "SPARKNMT_DRIVER_HOST", "127.0.0.1",
+        "SPARKNMT_SUBMIT_ARGS", "--properties-file " + properties + " --deploy-mode " + deployMode);
+  }
+
+  /** {@code scripts/sparknmt ARGS} with {@code env} (a local run: the same memory caps). */
+  ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
+    command.addAll(List.of(args));
+    return ScriptRun.run(root, dir.resolve("test-logs"), env, SUBMIT_TIMEOUT, command.toArray(String[]::new));
+  }
+
+  /** The JVMs of this cluster's running executor containers. */
+  List<ProcessHandle> executors() {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+        .filter(p -> p.info().commandLine().map(line -> line.contains("CoarseGrainedExecutorBackend")
+            && line.contains(dir.toString())).orElse(false))
+        .toList();
+  }
+
+  /** Everything the containers of this cluster wrote to their stdout and stderr files, concatenated. */
+  String containerLogs() throws IOException {
+    StringBuilder all = new StringBuilder();
+    try (Stream<Path> files = Files.walk(dir.resolve("yarn"))) {
+      for (Path file : files.filter(f -> f.getFileName().toString().matches("stdout|stderr")).sorted().toList()) {
+        all.append("== ").append(file).append('\n').append(Files.readString(file));
+      }
+    }
+    return all.toString();
+  }
+
+  /**
+   * Stops the cluster, and first every process a submission to it left running (a failed test's
+   * driver); then deletes the NodeManager's localized copies of the application jar (~250 MB each),
+   * keeping the containers' logs for diagnosis.
+   */
+  @Override
+  public void close() throws IOException {
+    ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(line -> line.contains(dir.toString())).orElse(false))
+        .forEach(ProcessHandle::destroyForcibly);
+    yarn.stop();
+    hdfs.close();
+    try (Stream<Path> files = Files.walk(dir.resolve("yarn"))) {
+      for (Path jar : files.filter(f -> f.getFileName().toString().endsWith(".jar")).toList()) {
+        Files.delete(jar);
+      }
+    }
+  }
+}
