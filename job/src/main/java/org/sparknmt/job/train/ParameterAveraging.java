@@ -7,6 +7,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.datasets.shard.Batch;
+import org.sparknmt.job.checkpoint.CheckpointStore;
 
 /**
  * Parameter averaging (as DL4J's ParameterAveragingTrainingMaster does it), fed one planned round at a
@@ -86,6 +87,11 @@ final class ParameterAveraging {
       network.getUpdater().setStateViewArray(updater.divi(results.size()));
     }
     score = scores / results.size();
+  }
+
+  /** Writes the outer optimizer's state into a checkpoint; null with plain averaging, or before its first round. */
+  CheckpointStore.ModelWriter outerState() {
+    return outer == null ? null : outer.stateWriter();
   }
 
   ComputationGraph network() {

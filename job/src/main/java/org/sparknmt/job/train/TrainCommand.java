@@ -78,7 +78,7 @@ public final class TrainCommand implements Callable<Integer> {
   /** In local mode the training tasks share this JVM: JavaCPP's process cap must hold all of them. */
   private static void warnIfLocalCapTooSmall(JavaSparkContext sc, MemoryPlan memory, TrainConfig train) {
     long capMib = Pointer.maxPhysicalBytes() >> 20;
-    int tasks = train.workers() > 0 ? train.workers() : sc.defaultParallelism();
+    int tasks = train.workerCount(sc.defaultParallelism());
     long heapMib = Runtime.getRuntime().maxMemory() >> 20;
     long needMib = memory.localProcessMib(heapMib, tasks);
     if (sc.isLocal() && capMib > 0 && capMib < needMib) {

@@ -85,6 +85,11 @@ public record TrainConfig(
     }
   }
 
+  /** The averaging workers of a round: {@code workers}, or Spark's default parallelism when it is 0. */
+  public int workerCount(int defaultParallelism) {
+    return workers > 0 ? workers : defaultParallelism;
+  }
+
   /** The same configuration with {@code checkpoint_every_steps} replaced. */
   public TrainConfig withCheckpointEvery(long steps) {
     return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,

@@ -114,7 +114,7 @@ public final class TrainJob {
     JavaPairRDD<Long, Batch> train = data.batches(sc, Split.TRAIN).zipWithIndex().mapToPair(Tuple2::swap)
         .persist(StorageLevel.fromString(config.storageLevel()));
     int batches = Math.toIntExact(train.count());
-    int workers = config.workers() > 0 ? config.workers() : sc.defaultParallelism();
+    int workers = config.workerCount(sc.defaultParallelism());
     DataCursor cursor = new DataCursor(workers, config.averagingFrequency(), batches);
     if (state.cursor() != null) {
       String refusal = state.cursor().refusal(cursor, state.round());
@@ -133,7 +133,7 @@ public final class TrainJob {
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new TrainingLoop(sc, config, renderedConfig, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
-          config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, outer, progress, metrics,
+          config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);

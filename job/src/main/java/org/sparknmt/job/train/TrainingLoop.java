@@ -39,7 +39,6 @@ final class TrainingLoop {
   private final List<Batch> valid;
   private final int batches;
   private final int workers;
-  private final BlockMomentum outer;
   private final Progress progress;
   private final MetricsSink metrics;
   private final LrSchedule schedule;
@@ -49,7 +48,7 @@ final class TrainingLoop {
 
   TrainingLoop(JavaSparkContext sc, TrainConfig config, String renderedConfig, LrSchedule schedule,
       CheckpointStore store, ParameterAveraging averaging, JavaPairRDD<Long, Batch> train, List<Batch> valid,
-      int batches, int workers, BlockMomentum outer, Progress progress, MetricsSink metrics, BpeModel vocabulary,
+      int batches, int workers, Progress progress, MetricsSink metrics, BpeModel vocabulary,
       String resumedFrom) {
     this.sc = sc;
     this.config = config;
@@ -61,7 +60,6 @@ final class TrainingLoop {
     this.valid = valid;
     this.batches = batches;
     this.workers = workers;
-    this.outer = outer;
     this.progress = progress;
     this.metrics = metrics;
     this.bpe = new BpeEncoder(vocabulary);
@@ -175,7 +173,7 @@ final class TrainingLoop {
           Duration.ofMillis(Math.round(config.checkpointRetrySeconds() * 1000)), LOG, () -> {
             org.apache.hadoop.fs.Path written =
                 store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out),
-                    outer == null ? null : outer.stateWriter());
+                    averaging.outerState());
             store.prune(config.keepLast());
             metrics.flush();
             return written;
