@@ -32,8 +32,9 @@ public final class MemoryCommand implements Callable<Integer> {
     System.out.printf("  spark.executor.memory=%dm spark.executor.memoryOverhead=%dm%n", plan.executorHeapMib(),
         plan.executorOverheadMib());
     System.out.printf("  SPARKNMT_SUBMIT_ARGS=\"%s\"%n", plan.sparkSubmitArgs());
-    int tasks = Math.max(train.workers(), 1);
-    System.out.printf("local mode, %d training task(s) in one JVM (train.workers):%n", tasks);
+    // what train.workers = 0 gives in local[*]: one task per core
+    int tasks = train.workerCount(Runtime.getRuntime().availableProcessors());
+    System.out.printf("local mode, %d training task(s) in one JVM (train.workers; 0 = local[*]'s cores):%n", tasks);
     System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n", plan.localHeapMib(),
         plan.localNativeMib(tasks));
     return 0;
