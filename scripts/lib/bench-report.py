@@ -88,7 +88,7 @@ w("")
 w(f"`scripts/bench-train CONFIG {r.get('train.vocab', '?')} {r.get('train.batch', '?')} {r.get('train.seq', '?')} "
   f"{r.get('train.steps', '?')} 2`: sparknmt's `TrainBench` (`ComputationGraph.fit` on a fixed random batch of "
   f"{r.get('train.batch', '?')} pairs x {r.get('train.seq', '?')} tokens, vocab {r.get('train.vocab', '?')}, tied "
-  "embeddings, label smoothing 0.1, Adam, 2 threads) against `shared/bench/torch_peer_bench.py` at the same size, batch "
+  "embeddings, label smoothing 0.1, Adam, 2 threads) against `scripts/torch-train-bench.py` at the same size, batch "
   "and threads, after 2 warm-up steps. Peak RSS: the whole process (GNU time). FLOPs: the matmuls of the forward pass "
   "(Q/K/V/output projections, attention scores and weighted values over the full length, cross-attention, FFN, the "
   "output projection onto the vocabulary) x 3 for forward + backward (`org.sparknmt.bench.FlopCount`); "

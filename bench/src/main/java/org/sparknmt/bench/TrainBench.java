@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Training throughput of the Transformer graph on random unpadded batches, the shape the PyTorch
- * peer ({@code shared/bench/torch_peer_bench.py}) uses: target tokens/s of {@code ComputationGraph.fit},
+ * peer ({@code scripts/torch-train-bench.py}) uses: target tokens/s of {@code ComputationGraph.fit},
  * where one step's time goes (forward + loss, backward, the rest: DL4J's updater and bookkeeping),
  * and peak memory (JVM heap and native RSS).
  */
