@@ -10,6 +10,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
+import org.sparknmt.model.nn.PassWorkspace;
 import scala.Tuple2;
 
 /**
@@ -46,21 +47,25 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
     if (!batches.hasNext()) {
       return Collections.emptyIterator();
     }
-    ComputationGraph net = start.value().network();
-    // a cloned configuration starts its iteration count at 0
-    net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
-    while (batches.hasNext()) {
-      Tuple2<Integer, Batch> slotted = batches.next();
-      long dataStart = System.nanoTime();
-      var batch = MultiDataSets.of(slotted._2());
-      timings.addData(System.nanoTime() - dataStart);
-      Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
-      long fitStart = System.nanoTime();
-      net.fit(batch);
-      timings.addFit(System.nanoTime() - fitStart);
-      timings.addBatch(targetTokens(slotted._2()));
+    try {
+      ComputationGraph net = start.value().network();
+      // a cloned configuration starts its iteration count at 0
+      net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
+      while (batches.hasNext()) {
+        Tuple2<Integer, Batch> slotted = batches.next();
+        long dataStart = System.nanoTime();
+        var batch = MultiDataSets.of(slotted._2());
+        timings.addData(System.nanoTime() - dataStart);
+        Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
+        long fitStart = System.nanoTime();
+        net.fit(batch);
+        timings.addFit(System.nanoTime() - fitStart);
+        timings.addBatch(targetTokens(slotted._2()));
+      }
+      return Collections.singletonList(new Result(RoundState.of(net, returnUpdater), net.score())).iterator();
+    } finally {
+      PassWorkspace.release();
     }
-    return Collections.singletonList(new Result(RoundState.of(net, returnUpdater), net.score())).iterator();
   }
 
   /** Tokens the loss covers: each target plus its EOS. */

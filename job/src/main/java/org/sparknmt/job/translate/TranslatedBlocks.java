@@ -9,6 +9,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.sparknmt.model.nn.PassWorkspace;
 
 /**
  * One task's translation of a partition, shared by the text path ({@link TranslateJob}) and the
@@ -75,6 +76,8 @@ public final class TranslatedBlocks {
     }
     long before = translator.targetTokens();
     Iterator<String> translations = translator.translate(texts).iterator();
+    // the search's workspace stays with this thread, which may not run the executor's next task
+    PassWorkspace.release();
     targetTokens.accept(translator.targetTokens() - before);
     List<R> out = new ArrayList<>(block.size());
     for (T item : block) {

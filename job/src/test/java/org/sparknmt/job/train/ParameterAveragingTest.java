@@ -18,6 +18,7 @@ import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.testkit.SparkCluster;
 import scala.Tuple2;
 
@@ -46,6 +47,8 @@ class ParameterAveragingTest {
       first = fit.call(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator()).next();
       second = fit.call(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator()).next();
     }
+    // a task leaves no step workspace on its thread, which the executor may not give its next task
+    assertEquals(0, PassWorkspace.size(PassWorkspace.TRAINING_STEP));
 
     ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, true, new WorkerTimings(SPARK.sc()), null);
     JavaPairRDD<Integer, Batch> round = SPARK.sc()
