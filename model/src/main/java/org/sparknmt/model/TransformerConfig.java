@@ -2,19 +2,9 @@ package org.sparknmt.model;
 
 /**
  * The hyper-parameters of the Transformer ("Attention is all you need", Table 3), in the paper's
- * symbols. Validated once here; the message names the configuration key ({@code model.<key>}).
- *
- * @param dModel d_model, the width of every sublayer's output
- * @param heads h, the number of attention heads; d_k = d_v = d_model / h
- * @param dFf d_ff, the inner width of the position-wise feed-forward network
- * @param layers N, the number of encoder layers and of decoder layers
- * @param maxLength the longest sequence (in subword tokens) the positional encoding covers
- * @param dropout P_drop on embeddings and residual branches
- * @param attentionDropout dropout on the attention weights
- * @param labelSmoothing epsilon_ls of the label-smoothed cross-entropy
- * @param shareEmbeddings one matrix for source embedding, target embedding and output projection
- * @param preNorm LayerNorm before each sublayer (pre-LN) instead of after the residual add (post-LN, the paper)
- * @param learnedPositions learned positional embeddings instead of the sinusoidal encoding
+ * symbols. Each component is the configuration key {@code model.<component in snake_case>}, described
+ * with its default once, in sparknmt-defaults.conf ({@code sparknmt config --explain} lists them).
+ * Validated once here; the message names the key.
  */
 public record TransformerConfig(
     int dModel,
