@@ -22,7 +22,16 @@ class JobConfigTest {
   @Test
   void defaultsBindToTheModelRecord() {
     TransformerConfig model = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
-    assertEquals(TransformerConfig.small(), model);
+    assertEquals(new TransformerConfig(256, 4, 1024, 3, 256, 0.1, 0.0, 0.1, true, false, false), model);
+  }
+
+  @Test
+  void theModelSizesAreTheirConfFiles() {
+    Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");
+    TransformerConfig defaults = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
+    assertEquals(defaults, JobConfig.load(conf.resolve("small.conf"), List.of()).bind("model", TransformerConfig.class));
+    TransformerConfig big = JobConfig.load(conf.resolve("big.conf"), List.of()).bind("model", TransformerConfig.class);
+    assertEquals(new TransformerConfig(1024, 16, 4096, 6, 512, 0.3, 0.0, 0.1, true, false, false), big);
   }
 
   @Test
