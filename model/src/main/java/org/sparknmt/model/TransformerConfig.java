@@ -42,6 +42,100 @@ public record TransformerConfig(
     return dModel / heads;
   }
 
+  /** A builder holding these values, so that a call site names the components it changes. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Sets components by name; {@link #build} validates once, so the order of the setters does not matter. */
+  public static final class Builder {
+    private int dModel;
+    private int heads;
+    private int dFf;
+    private int layers;
+    private int maxLength;
+    private double dropout;
+    private double attentionDropout;
+    private double labelSmoothing;
+    private boolean shareEmbeddings;
+    private boolean preNorm;
+    private boolean learnedPositions;
+
+    private Builder(TransformerConfig from) {
+      dModel = from.dModel;
+      heads = from.heads;
+      dFf = from.dFf;
+      layers = from.layers;
+      maxLength = from.maxLength;
+      dropout = from.dropout;
+      attentionDropout = from.attentionDropout;
+      labelSmoothing = from.labelSmoothing;
+      shareEmbeddings = from.shareEmbeddings;
+      preNorm = from.preNorm;
+      learnedPositions = from.learnedPositions;
+    }
+
+    public Builder dModel(int value) {
+      dModel = value;
+      return this;
+    }
+
+    public Builder heads(int value) {
+      heads = value;
+      return this;
+    }
+
+    public Builder dFf(int value) {
+      dFf = value;
+      return this;
+    }
+
+    public Builder layers(int value) {
+      layers = value;
+      return this;
+    }
+
+    public Builder maxLength(int value) {
+      maxLength = value;
+      return this;
+    }
+
+    public Builder dropout(double value) {
+      dropout = value;
+      return this;
+    }
+
+    public Builder attentionDropout(double value) {
+      attentionDropout = value;
+      return this;
+    }
+
+    public Builder labelSmoothing(double value) {
+      labelSmoothing = value;
+      return this;
+    }
+
+    public Builder shareEmbeddings(boolean value) {
+      shareEmbeddings = value;
+      return this;
+    }
+
+    public Builder preNorm(boolean value) {
+      preNorm = value;
+      return this;
+    }
+
+    public Builder learnedPositions(boolean value) {
+      learnedPositions = value;
+      return this;
+    }
+
+    public TransformerConfig build() {
+      return new TransformerConfig(dModel, heads, dFf, layers, maxLength, dropout, attentionDropout, labelSmoothing,
+          shareEmbeddings, preNorm, learnedPositions);
+    }
+  }
+
   /** A model for tests and the quickstart: trains in seconds on two cores. */
   public static TransformerConfig tiny() {
     return new TransformerConfig(64, 4, 128, 2, 128, 0.1, 0.0, 0.1, true, false, false);

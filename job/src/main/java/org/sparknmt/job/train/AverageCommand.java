@@ -59,9 +59,7 @@ public final class AverageCommand implements Callable<Integer> {
     Map<String, Double> metrics = new LinkedHashMap<>();
     metrics.put("averaged_checkpoints", (double) last);
     metrics.put("first_step", (double) chosen.get(0).step());
-    TrainingState averagedState = new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(),
-        state.learningRate(), state.seed(), state.vocabularySha256(), state.config(), metrics,
-        state.bestValidLoss(), state.validationsSinceBest(), state.trainSeconds(), state.cursor());
+    TrainingState averagedState = state.withMetrics(metrics);
     String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
     var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out), null);
     System.out.printf("average: %s = mean of %s%n", path,

@@ -129,10 +129,10 @@ public final class TrainJob {
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
-    state = state.withCursor(cursor);
+    state = state.continuedBy(cursor, renderedConfig);
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new TrainingLoop(sc, config, renderedConfig, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
+      return new TrainingLoop(sc, config, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
@@ -141,8 +141,7 @@ public final class TrainJob {
   }
 
   private TrainingState initialState(String vocabularySha256) {
-    return new TrainingState(0, 0, 0, 0, 0, config.seed(), vocabularySha256, renderedConfig, Map.of(),
-        Double.POSITIVE_INFINITY, 0, 0, null);
+    return TrainingState.initial(config.seed(), vocabularySha256, renderedConfig);
   }
 
   /** A new float32 model with the paper's Adam driven by the configured schedule. */

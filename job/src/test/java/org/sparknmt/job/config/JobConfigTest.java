@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.model.TransformerConfig;
@@ -22,7 +23,7 @@ class JobConfigTest {
   @Test
   void defaultsBindToTheModelRecord() {
     TransformerConfig model = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
-    assertEquals(new TransformerConfig(256, 4, 1024, 3, 256, 0.1, 0.0, 0.1, true, false, false), model);
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(256).heads(4).dFf(1024).layers(3).maxLength(256).build(), model);
   }
 
   @Test
@@ -31,7 +32,8 @@ class JobConfigTest {
     TransformerConfig defaults = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
     assertEquals(defaults, JobConfig.load(conf.resolve("small.conf"), List.of()).bind("model", TransformerConfig.class));
     TransformerConfig big = JobConfig.load(conf.resolve("big.conf"), List.of()).bind("model", TransformerConfig.class);
-    assertEquals(new TransformerConfig(1024, 16, 4096, 6, 512, 0.3, 0.0, 0.1, true, false, false), big);
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(1024).heads(16).dFf(4096).layers(6).maxLength(512)
+        .dropout(0.3).build(), big);
   }
 
   @Test

@@ -40,7 +40,7 @@ class TrainJobTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
 
-  private static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 128, 0.1, 0.0, 0.1, true, false, false);
+  private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().maxLength(128).build();
   private static String prepared;
 
   @BeforeAll
