@@ -16,7 +16,7 @@ import java.util.function.LongToDoubleFunction;
  * @param seed the run's base seed, from which the data order and dropout derive
  * @param vocabularySha256 the vocabulary the model was trained with
  * @param config the effective configuration (HOCON)
- * @param metrics the latest measurements: train_loss, valid_loss, valid_accuracy, valid_bleu ...
+ * @param metrics the latest measurements by {@link RunMetric#key}: train_loss, valid_loss, valid_accuracy ...
  * @param bestValidLoss the best validation loss so far, and {@code validationsSinceBest} for early stopping
  * @param trainSeconds seconds of training rounds so far, over all runs (validation and checkpoints not counted)
  * @param cursor what {@code epoch} and {@code round} mean (null in checkpoints written before it was saved)
@@ -38,6 +38,11 @@ public record TrainingState(
 
   public TrainingState {
     metrics = Map.copyOf(metrics);
+  }
+
+  /** The measurement {@code name}, or null where this state has none. */
+  public Double metric(RunMetric name) {
+    return metrics.get(name.key());
   }
 
   /** The state of a run that has not trained yet: step 0, no metrics, no validation, no data cursor. */
@@ -62,7 +67,7 @@ public record TrainingState(
     long next = step + steps;
     boolean epochEnds = round + 1 == rounds;
     Map<String, Double> measured = new LinkedHashMap<>(metrics);
-    measured.put("train_loss", trainLoss);
+    measured.put(RunMetric.TRAIN_LOSS.key(), trainLoss);
     return new TrainingState(next, epochEnds ? epoch + 1 : epoch, epochEnds ? 0 : round + 1, rounds,
         schedule.applyAsDouble(next), seed, vocabularySha256, config, measured, bestValidLoss, validationsSinceBest,
         trainSeconds + seconds, cursor);

@@ -16,6 +16,7 @@ import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
@@ -134,10 +135,10 @@ final class TrainingLoop {
 
   private TrainingState withValidation(TrainingState state, Validation.Result validation) {
     Map<String, Double> measured = new LinkedHashMap<>();
-    measured.put("valid_loss", validation.loss());
-    measured.put("valid_accuracy", validation.accuracy());
+    measured.put(RunMetric.VALID_LOSS.key(), validation.loss());
+    measured.put(RunMetric.VALID_ACCURACY.key(), validation.accuracy());
     if (!Double.isNaN(validation.bleu())) {
-      measured.put("valid_bleu", validation.bleu());
+      measured.put(RunMetric.VALID_BLEU.key(), validation.bleu());
     }
     TrainingState validated = state.validated(validation.loss(), measured);
     boolean better = validated.validationsSinceBest() == 0;
