@@ -168,8 +168,8 @@ public final class RunReport {
     }
     html.table(List.of("", "count"), DataSection.counts(data.manifest()));
     html.table(List.of("check", "pairs"), DataSection.rejects(data.manifest()));
-    plot(html, "lengths-train.png", DataSection.lengths(data.manifest(), "train"));
-    plot(html, "lengths-valid.png", DataSection.lengths(data.manifest(), "valid"));
+    plot(html, "lengths-train.png", DataSection.lengths(data.manifest(), Split.TRAIN));
+    plot(html, "lengths-valid.png", DataSection.lengths(data.manifest(), Split.VALID));
     return data;
   }
 
