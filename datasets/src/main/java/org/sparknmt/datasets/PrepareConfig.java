@@ -56,11 +56,6 @@ public record PrepareConfig(
         maxTokens, maxSentences, shards, partitions, fraction, seed);
   }
 
-  /** Small limits for tests: vocabulary 1000, at most 120 subwords a side, batches of 512 tokens, 2 shards. */
-  public static PrepareConfig small() {
-    return new PrepareConfig(1000, 0.9995, 80, 400, 9.0, 120, 512, 0, 2, 2, 0.0, 17);
-  }
-
   private static void requirePositive(String key, int value) {
     if (value <= 0) {
       throw new UsageException(key + " must be positive, was " + value);

@@ -70,27 +70,6 @@ public record TrainConfig(
     return workers > 0 ? workers : defaultParallelism;
   }
 
-  /** The same configuration with {@code checkpoint_every_steps} replaced. */
-  public TrainConfig withCheckpointEvery(long steps) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
-  }
-
-  /** The same configuration with {@code max_minutes} replaced. */
-  public TrainConfig withMaxMinutes(double minutes) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        minutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
-  }
-
-  /** The same configuration with the {@code outer} section replaced. */
-  public TrainConfig withOuter(OuterConfig replacement) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, replacement);
-  }
-
   private static void positive(String key, long value) {
     if (value <= 0) {
       throw new UsageException(key + " must be positive, got " + value);

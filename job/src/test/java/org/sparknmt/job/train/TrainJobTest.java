@@ -80,24 +80,25 @@ class TrainJobTest {
 
   @Test
   void resumeIsExact() throws IOException {
-    assertResumeIsExact("", new OuterConfig(1, 0, false));
+    assertResumeIsExact("");
   }
 
   /** With an outer optimizer its momentum is part of the state: saved with each checkpoint, restored on resume. */
   @Test
   void resumeWithNesterovBlockMomentumIsExact() throws IOException {
-    String run = assertResumeIsExact("-nesterov", new OuterConfig(0.8, 0.5, true));
+    String run = assertResumeIsExact("-nesterov", "train.outer.lr=0.8", "train.outer.momentum=0.5",
+        "train.outer.nesterov=true");
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertTrue(store.openOuter(store.latest().orElseThrow()).isPresent(), "no outer state in the checkpoint");
   }
 
   /** Trains 12 steps straight and 6 + 6 resumed; returns the resumed run. */
-  private String assertResumeIsExact(String suffix, OuterConfig outer) throws IOException {
+  private String assertResumeIsExact(String suffix, String... outer) throws IOException {
     String straight = copyOfPrepared("straight" + suffix);
     String resumed = copyOfPrepared("resumed" + suffix);
-    job(straight, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
-    job(resumed, train(10, 6, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
-    TrainJob.Result second = job(resumed, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME);
+    job(straight, train(10, 12, 0, outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(resumed, train(10, 6, 0, outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    TrainJob.Result second = job(resumed, train(10, 12, 0, outer)).run(TrainJob.Start.RESUME);
 
     assertEquals(12, second.step());
     ComputationGraph a = latestModel(straight);
@@ -116,7 +117,7 @@ class TrainJobTest {
     String plain = copyOfPrepared("outer-plain");
     String momentum = copyOfPrepared("outer-momentum");
     job(plain, train(10, 4, 0)).run(TrainJob.Start.RESUME_OR_FRESH);
-    job(momentum, train(10, 4, 0).withOuter(new OuterConfig(1, 0.5, false))).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(momentum, train(10, 4, 0, "train.outer.momentum=0.5")).run(TrainJob.Start.RESUME_OR_FRESH);
     assertFalse(java.util.Arrays.equals(latestModel(plain).params().data().asFloat(),
         latestModel(momentum).params().data().asFloat()), "the outer step was not applied");
   }
@@ -125,7 +126,7 @@ class TrainJobTest {
   void stopsByTrainingTimeAndResumesUntilTheTotalIsSpent() throws IOException {
     String run = copyOfPrepared("time-budget");
     double minutes = 0.05;
-    TrainJob.Result first = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME_OR_FRESH);
+    TrainJob.Result first = job(run, train(1000, 0, 1, "train.max_minutes=" + minutes)).run(TrainJob.Start.RESUME_OR_FRESH);
     assertTrue(first.stopReason().startsWith("max_minutes 0.05 reached"), first.stopReason());
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     CheckpointStore.Checkpoint stopped = store.latest().orElseThrow();
@@ -133,10 +134,10 @@ class TrainJobTest {
     double spent = stopped.state().trainSeconds();
     assertTrue(spent >= minutes * 60, "stopped after " + spent + " s of training");
 
-    TrainJob.Result again = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME);
+    TrainJob.Result again = job(run, train(1000, 0, 1, "train.max_minutes=" + minutes)).run(TrainJob.Start.RESUME);
     assertEquals(first.step(), again.step(), "the budget was spent already: a rerun trains no further");
 
-    TrainJob.Result second = job(run, train(1000, 0, 1).withMaxMinutes(2 * minutes)).run(TrainJob.Start.RESUME);
+    TrainJob.Result second = job(run, train(1000, 0, 1, "train.max_minutes=" + 2 * minutes)).run(TrainJob.Start.RESUME);
     assertTrue(second.step() > first.step(), "a larger budget resumes training");
     double total = store.latest().orElseThrow().state().trainSeconds();
     assertTrue(total >= 2 * minutes * 60 && total > spent, "stopped after " + total + " s of training in all");
@@ -145,13 +146,13 @@ class TrainJobTest {
   @Test
   void corruptCheckpointIsSkippedAndTrainingResumesFromThePreviousOne() throws IOException {
     String run = copyOfPrepared("corrupt");
-    job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(run, train(10, 8, 2, "train.checkpoint_every_steps=4")).run(TrainJob.Start.RESUME_OR_FRESH);
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertEquals(8, store.latest().orElseThrow().step());
     corrupt(new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL));
 
     assertEquals(4, store.latest().orElseThrow().step(), "the damaged step-8 must not count as latest");
-    TrainJob.Result result = job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME);
+    TrainJob.Result result = job(run, train(10, 8, 2, "train.checkpoint_every_steps=4")).run(TrainJob.Start.RESUME);
     assertEquals(8, result.step());
     assertEquals(8, store.latest().orElseThrow().step(), "step 8 rewritten intact from step 4");
   }
@@ -202,14 +203,18 @@ class TrainJobTest {
   }
 
   /** A test training configuration: 2 workers, k = 2, inverse-sqrt with a short warm-up. */
-  private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
-    return train(epochs, maxSteps, keepLast, 2);
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast, String... more) {
+    return train(epochs, maxSteps, keepLast, 2, more);
   }
 
-  private static TrainConfig train(int epochs, long maxSteps, int keepLast, int workers) {
-    TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
-    return new TrainConfig(7, workers, 2, true, defaults.storageLevel(), epochs, maxSteps, 0, LrSchedule.Kind.INVERSE_SQRT,
-        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0, defaults.outer());
+  /** These tests' training, set by config key: {@code more} keys are set after the ones named here. */
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast, int workers, String... more) {
+    List<String> keys = new ArrayList<>(List.of("train.seed=7", "train.workers=" + workers,
+        "train.averaging_frequency=2", "train.max_epochs=" + epochs, "train.max_steps=" + maxSteps, "train.lr=3e-3",
+        "train.warmup_steps=10", "train.clip_norm=1.0", "train.keep_last=" + Math.max(keepLast, 1),
+        "train.valid_bleu_sentences=20", "train.progress_seconds=1", "train.checkpoint_retry_seconds=0"));
+    keys.addAll(List.of(more));
+    return JobConfig.load(null, keys).bind("train", TrainConfig.class);
   }
 
   /** Flips bits in the middle of a file, rewriting it whole so HDFS's own checksums match the new bytes. */
