@@ -79,6 +79,23 @@ public final class PreparedData {
     return ManifestField.SHA256.of(ManifestField.VOCAB.of(manifest)).asText();
   }
 
+  /**
+   * The most subword tokens of a kept sentence, source or target, train or valid (from the manifest's
+   * length histograms; BOS and EOS not counted).
+   */
+  public int longestSentence() {
+    int longest = 0;
+    for (Split split : Split.values()) {
+      JsonNode node = manifest.path(split.folder());
+      for (ManifestField side : List.of(ManifestField.SOURCE_LENGTH_HISTOGRAM, ManifestField.TARGET_LENGTH_HISTOGRAM)) {
+        for (var lengths = side.of(node).fieldNames(); lengths.hasNext(); ) {
+          longest = Math.max(longest, Integer.parseInt(lengths.next()));
+        }
+      }
+    }
+    return longest;
+  }
+
   /** The shard files of {@code split} in name order, as listed in the manifest. */
   public List<String> shards(Split split) {
     List<String> files = new ArrayList<>();

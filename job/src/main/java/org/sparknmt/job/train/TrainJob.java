@@ -83,6 +83,7 @@ public final class TrainJob {
    */
   public Result run(Start start) throws IOException {
     PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
+    requireFits(data);
     CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration(), checkpointPause);
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
     if (start == Start.RESUME && resumeFrom.isEmpty()) {
@@ -137,6 +138,21 @@ public final class TrainJob {
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       train.unpersist(false);
+    }
+  }
+
+  /**
+   * The configuration's check of data.max_subwords against model.max_length, made against the data on
+   * disk, which an earlier prepare may have cut with another data.max_subwords: a batch longer than the
+   * model would fail mid-training.
+   */
+  private void requireFits(PreparedData data) {
+    int longest = data.longestSentence();
+    if (longest + 1 > modelConfig.maxLength()) {
+      throw new UsageException(runUri + "/data holds sentences of " + longest + " subwords (prepared with a larger "
+          + "data.max_subwords), which with EOS or BOS need " + (longest + 1) + " positions, more than model.max_length ("
+          + modelConfig.maxLength() + "): train with model.max_length of at least " + (longest + 1)
+          + ", or prepare again with data.max_subwords at most " + (modelConfig.maxLength() - 1));
     }
   }
 

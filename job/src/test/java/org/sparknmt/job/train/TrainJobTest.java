@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.config.JobConfig;
@@ -189,6 +191,22 @@ class TrainJobTest {
     assertEquals("max_epochs 1 reached", epoch.stopReason());
     TrainJob.Result oneWorker = job(run, train(2, 0, 2, 1)).run(TrainJob.Start.RESUME);
     assertEquals("max_epochs 2 reached", oneWorker.stopReason(), "workers may change at an epoch's end");
+  }
+
+  @Test
+  void dataLongerThanTheModelIsRefusedBeforeTraining() throws IOException {
+    String run = copyOfPrepared("too-long");
+    int longest = PreparedData.open(run, SPARK.sc().hadoopConfiguration()).longestSentence();
+    TransformerConfig tooShort = MODEL.toBuilder().maxLength(longest).build();
+    UsageException e = assertThrows(UsageException.class,
+        () -> new TrainJob(SPARK.sc(), run, tooShort, train(1, 0, 1), "test").run(TrainJob.Start.RESUME_OR_FRESH));
+    assertTrue(e.getMessage().contains("holds sentences of " + longest + " subwords"), e.getMessage());
+    assertTrue(e.getMessage().contains("model.max_length (" + longest + ")"), e.getMessage());
+    assertTrue(e.getMessage().contains("data.max_subwords at most " + (longest - 1)), e.getMessage());
+    assertFalse(new CheckpointStore(run, SPARK.sc().hadoopConfiguration()).latest().isPresent(), "nothing trained");
+    TrainJob.Result fits = new TrainJob(SPARK.sc(), run, MODEL.toBuilder().maxLength(longest + 1).build(),
+        train(1, 2, 1), "test").run(TrainJob.Start.RESUME_OR_FRESH);
+    assertEquals(2, fits.step());
   }
 
   @Test
