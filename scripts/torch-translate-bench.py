@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """PyTorch peer for scripts/bench-translate: greedy and beam-search decoding speed of an encoder-decoder
-Transformer of the given size (torch.nn.Transformer, like shared/bench/torch_peer_bench.py, random weights,
+Transformer of the given size (torch.nn.Transformer, like scripts/torch-train-bench.py, random weights,
 eval mode, no grad), CPU. The source sentences are random ids with the lengths in LENGTHS_FILE (one per
 line: the subword lengths of the benchmark's input), in batches of BATCH sentences sorted by length (as
 sparknmt translates a block). The weights are random, so EOS is ignored: every hypothesis runs to the

@@ -68,7 +68,7 @@ w("## GEMM peak")
 w("")
 n = r.get("gemm.n", "?")
 w(f"Float GEMM {n}x{n} · {n}x{n}, best of {r.get('gemm.repeats', '?')} after two warm-up products (GFLOP/s). "
-  "ND4J is what sparknmt computes with (`scripts/bench-gemm`, `org.sparknmt.model.bench.GemmPeak`, the launcher's ND4J "
+  "ND4J is what sparknmt computes with (`scripts/bench-gemm`, `org.sparknmt.bench.GemmPeak`, the launcher's ND4J "
   "build); PyTorch and NumPy (`/usr/bin/python3`) cross-check it.")
 w(failed("gemm"))
 w("| threads | ND4J (sparknmt) | PyTorch | NumPy | ND4J / PyTorch |")
@@ -88,10 +88,10 @@ w("")
 w(f"`scripts/bench-train CONFIG {r.get('train.vocab', '?')} {r.get('train.batch', '?')} {r.get('train.seq', '?')} "
   f"{r.get('train.steps', '?')} 2`: sparknmt's `TrainBench` (`ComputationGraph.fit` on a fixed random batch of "
   f"{r.get('train.batch', '?')} pairs x {r.get('train.seq', '?')} tokens, vocab {r.get('train.vocab', '?')}, tied "
-  "embeddings, label smoothing 0.1, Adam, 2 threads) against `shared/bench/torch_peer_bench.py` at the same size, batch "
+  "embeddings, label smoothing 0.1, Adam, 2 threads) against `scripts/torch-train-bench.py` at the same size, batch "
   "and threads, after 2 warm-up steps. Peak RSS: the whole process (GNU time). FLOPs: the matmuls of the forward pass "
   "(Q/K/V/output projections, attention scores and weighted values over the full length, cross-attention, FFN, the "
-  "output projection onto the vocabulary) x 3 for forward + backward (`org.sparknmt.model.bench.FlopCount`); "
+  "output projection onto the vocabulary) x 3 for forward + backward (`org.sparknmt.bench.FlopCount`); "
   "embeddings, softmax, layer norm, loss and the optimizer are not counted. The count is the same for both systems.")
 for size in r.get("train.sizes", "").split():
     k = f"train.{size}"

@@ -89,7 +89,7 @@ public final class PrepareJob {
     try {
       manifest = prepare(sc, request, trainParts, validParts, fingerprint, staging);
       HadoopFiles.write(RunLayout.manifest(staging), Manifest.bytes(manifest), hadoopConf);
-      commit(fs, staging, layout);
+      FolderSwap.install(fs, staging, layout.data(), new Path(layout.run(), RunLayout.OLD_PREFIX + UUID.randomUUID()));
     } catch (IOException | RuntimeException e) {
       fs.delete(staging, true);
       throw e;
@@ -271,25 +271,6 @@ public final class PrepareJob {
         LOG.info("removing {} left by an interrupted prepare", child.getPath());
         fs.delete(child.getPath(), true);
       }
-    }
-  }
-
-  /** Moves the finished staging folder to {@code RUN/data}; a replaced one is moved aside first, then deleted. */
-  private static void commit(FileSystem fs, Path staging, RunLayout layout) throws IOException {
-    Path old = null;
-    if (fs.exists(layout.data())) {
-      old = new Path(layout.run(), RunLayout.OLD_PREFIX + UUID.randomUUID());
-      rename(fs, layout.data(), old);
-    }
-    rename(fs, staging, layout.data());
-    if (old != null) {
-      fs.delete(old, true);
-    }
-  }
-
-  private static void rename(FileSystem fs, Path from, Path to) throws IOException {
-    if (!fs.rename(from, to)) {
-      throw new IOException("cannot rename " + from + " to " + to);
     }
   }
 

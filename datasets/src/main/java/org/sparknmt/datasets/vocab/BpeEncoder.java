@@ -4,13 +4,15 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Encodes normalized text to ids of a {@link BpeModel} and decodes ids back, losslessly:
  * {@code decode(encode(s)).equals(s)} for every text with single spaces and no space at either end
  * (what {@link org.sparknmt.datasets.clean.Normalizer} produces). Each word becomes "▁" plus its
- * characters, merged by BPE rank; a character outside the alphabet (and a literal "▁") becomes its
+ * characters, merged by BPE rank inside each run of one {@link CharacterClasses character class} (across
+ * the whole word for a vocabulary of the first format); a character outside the alphabet (and a literal "▁") becomes its
  * UTF-8 byte tokens, which never merge. Not thread-safe: it caches the ids of recent words, so give
  * each thread (each Spark partition) its own.
  */
@@ -72,13 +74,42 @@ public final class BpeEncoder {
     return ids;
   }
 
-  /** BPE on one word: repeatedly join the adjacent pair learned first. Unknown characters are {@code -(cp + 1)}. */
+  /** BPE on one word, run by run when the vocabulary splits character classes. */
   private int[] merge(String word) {
-    int[] s = new int[word.codePointCount(0, word.length()) + 1];
-    s[0] = SpecialTokens.WORD;
-    int n = 1;
-    for (int i = 0; i < word.length(); ) {
-      int cp = word.codePointAt(i);
+    if (!model.splitsCharacterClasses()) {
+      return merge(word, true);
+    }
+    List<String> runs = CharacterClasses.runs(word);
+    if (runs.size() == 1) {
+      return merge(word, true);
+    }
+    int[][] parts = new int[runs.size()][];
+    int length = 0;
+    for (int r = 0; r < parts.length; r++) {
+      parts[r] = merge(runs.get(r), r == 0);
+      length += parts[r].length;
+    }
+    int[] ids = new int[length];
+    int n = 0;
+    for (int[] part : parts) {
+      System.arraycopy(part, 0, ids, n, part.length);
+      n += part.length;
+    }
+    return ids;
+  }
+
+  /**
+   * BPE on one run of characters (after the word marker when it starts a word): repeatedly join the
+   * adjacent pair learned first. Unknown characters are {@code -(cp + 1)}.
+   */
+  private int[] merge(String run, boolean wordStart) {
+    int[] s = new int[run.codePointCount(0, run.length()) + 1];
+    int n = 0;
+    if (wordStart) {
+      s[n++] = SpecialTokens.WORD;
+    }
+    for (int i = 0; i < run.length(); ) {
+      int cp = run.codePointAt(i);
       i += Character.charCount(cp);
       Integer id = charIds.get(cp);
       s[n++] = id != null ? id : -(cp + 1);

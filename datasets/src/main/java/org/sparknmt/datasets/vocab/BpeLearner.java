@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * Learns BPE merges from a word-frequency table (Sennrich et al. 2016, Algorithm 1), the way
- * subword-nmt does: the table is what the executors count, so only it reaches the driver. Each step
+ * subword-nmt does, with each word cut into runs of one {@link CharacterClasses character class} that
+ * merges never cross: the table is what the executors count, so only it reaches the driver. Each step
  * merges the most frequent adjacent pair, ties broken by the smaller (left, right) ids, so the
  * result depends only on the table. Pair counts are updated incrementally in the words that hold
  * the merged pair.
@@ -31,15 +32,18 @@ public final class BpeLearner {
     for (int i = 0; i < alphabet.length; i++) {
       charIds.put(alphabet[i], SpecialTokens.FIRST_CHAR + i);
     }
-    int[][] words = new int[sorted.size()][];
-    long[] freq = new long[sorted.size()];
-    int w = 0;
+    List<int[]> words = new ArrayList<>();
+    List<Long> freq = new ArrayList<>();
     for (Map.Entry<String, Long> entry : sorted.entrySet()) {
-      words[w] = symbols(entry.getKey(), charIds);
-      freq[w++] = entry.getValue();
+      List<String> runs = CharacterClasses.runs(entry.getKey());
+      for (int r = 0; r < runs.size(); r++) {
+        words.add(symbols(runs.get(r), r == 0, charIds));
+        freq.add(entry.getValue());
+      }
     }
     int merges = Math.max(0, vocabSize - SpecialTokens.FIRST_CHAR - alphabet.length);
-    return new BpeModel(alphabet, new PairMerger(words, freq).learn(merges, SpecialTokens.FIRST_CHAR + alphabet.length));
+    PairMerger merger = new PairMerger(words.toArray(int[][]::new), freq.stream().mapToLong(Long::longValue).toArray());
+    return new BpeModel(alphabet, merger.learn(merges, SpecialTokens.FIRST_CHAR + alphabet.length), true);
   }
 
   /** The most frequent characters covering the share asked for, most frequent first, at most {@code limit}. */
@@ -69,13 +73,18 @@ public final class BpeLearner {
     return Arrays.copyOf(alphabet, n);
   }
 
-  /** The marker then one id per character; -1 for a character outside the alphabet (it never merges). */
-  private static int[] symbols(String word, Map<Integer, Integer> charIds) {
-    int[] symbols = new int[word.codePointCount(0, word.length()) + 1];
-    symbols[0] = SpecialTokens.WORD;
-    int n = 1;
-    for (int i = 0; i < word.length(); ) {
-      int cp = word.codePointAt(i);
+  /**
+   * One id per character, after the marker when the run starts its word; -1 for a character outside
+   * the alphabet (it never merges).
+   */
+  static int[] symbols(String run, boolean wordStart, Map<Integer, Integer> charIds) {
+    int[] symbols = new int[run.codePointCount(0, run.length()) + (wordStart ? 1 : 0)];
+    int n = 0;
+    if (wordStart) {
+      symbols[n++] = SpecialTokens.WORD;
+    }
+    for (int i = 0; i < run.length(); ) {
+      int cp = run.codePointAt(i);
       i += Character.charCount(cp);
       symbols[n++] = charIds.getOrDefault(cp, -1);
     }

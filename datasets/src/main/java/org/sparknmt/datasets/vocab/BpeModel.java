@@ -18,19 +18,26 @@ import java.util.List;
  * SHA-256 of its canonical JSON ({@link #toJson()}), the bytes written to {@code RUN/data/vocab/}.
  */
 public final class BpeModel implements java.io.Serializable {
-  /** The format written in the file; a reader refuses others. */
-  public static final String FORMAT = "sparknmt-bpe-1";
+  /** The format of vocabularies learned today: merges stay inside runs of one character class. */
+  public static final String FORMAT = "sparknmt-bpe-2";
+  /** The first format, still read: merges anywhere inside a space-separated word. */
+  public static final String FORMAT_WHOLE_WORDS = "sparknmt-bpe-1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final int[] alphabet;
   private final int[][] merges;
   private final String[] pieces;
+  private final boolean splitsCharacterClasses;
 
   /**
    * @param alphabet the code points with an id of their own, in id order from {@link SpecialTokens#FIRST_CHAR}
    * @param merges pairs {@code [left, right]} of ids; merge {@code k} gets id {@code FIRST_CHAR + alphabet.length + k}
+   * @param splitsCharacterClasses whether encoding cuts each word into runs of one {@link CharacterClasses
+   *     character class} before merging (format {@value #FORMAT}), or merges across the whole word ({@value
+   *     #FORMAT_WHOLE_WORDS}, vocabularies learned before the split existed)
    */
-  public BpeModel(int[] alphabet, int[][] merges) {
+  public BpeModel(int[] alphabet, int[][] merges, boolean splitsCharacterClasses) {
+    this.splitsCharacterClasses = splitsCharacterClasses;
     this.alphabet = alphabet.clone();
     this.merges = Arrays.stream(merges).map(int[]::clone).toArray(int[][]::new);
     this.pieces = new String[SpecialTokens.FIRST_CHAR + alphabet.length + merges.length];
@@ -67,6 +74,11 @@ public final class BpeModel implements java.io.Serializable {
     return pieces.length;
   }
 
+  /** Whether encoding merges only inside runs of one character class (see {@link CharacterClasses}). */
+  public boolean splitsCharacterClasses() {
+    return splitsCharacterClasses;
+  }
+
   /** The id of merge 0; ids from here on are merges. */
   public int firstMergeId() {
     return SpecialTokens.FIRST_CHAR + alphabet.length;
@@ -94,7 +106,7 @@ public final class BpeModel implements java.io.Serializable {
   public byte[] toJson() {
     String[] chars = Arrays.stream(alphabet).mapToObj(Character::toString).toArray(String[]::new);
     try {
-      return JSON.writeValueAsBytes(new File(FORMAT, size(),
+      return JSON.writeValueAsBytes(new File(splitsCharacterClasses ? FORMAT : FORMAT_WHOLE_WORDS, size(),
           List.of(SpecialTokens.NAMES), chars, merges));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -108,8 +120,9 @@ public final class BpeModel implements java.io.Serializable {
     } catch (IOException e) {
       throw new IllegalArgumentException("not a sparknmt vocabulary: " + e.getMessage(), e);
     }
-    if (!FORMAT.equals(file.format())) {
-      throw new IllegalArgumentException("vocabulary format '" + file.format() + "' is not " + FORMAT);
+    if (!FORMAT.equals(file.format()) && !FORMAT_WHOLE_WORDS.equals(file.format())) {
+      throw new IllegalArgumentException(
+          "vocabulary format '" + file.format() + "' is neither " + FORMAT + " nor " + FORMAT_WHOLE_WORDS);
     }
     int[] alphabet = Arrays.stream(file.alphabet()).mapToInt(s -> {
       if (s.codePointCount(0, s.length()) != 1) {
@@ -117,7 +130,7 @@ public final class BpeModel implements java.io.Serializable {
       }
       return s.codePointAt(0);
     }).toArray();
-    BpeModel model = new BpeModel(alphabet, file.merges());
+    BpeModel model = new BpeModel(alphabet, file.merges(), FORMAT.equals(file.format()));
     if (model.size() != file.size()) {
       throw new IllegalArgumentException("vocabulary declares size " + file.size() + " but holds " + model.size());
     }

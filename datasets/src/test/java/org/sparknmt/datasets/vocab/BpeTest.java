@@ -2,6 +2,7 @@ package org.sparknmt.datasets.vocab;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,55 @@ class BpeTest {
     BpeModel read = BpeModel.fromJson(a.toJson());
     assertEquals(a.sha256(), read.sha256());
     assertEquals(64, a.sha256().length());
+  }
+
+  @Test
+  void mergesStayInsideRunsOfLettersDigitsOrPunctuation() {
+    // "street." is the most frequent word: a whole-word BPE would learn it as one piece
+    Map<String, Long> counts = Map.of("street.", 50L, "street", 3L, "2024,", 20L);
+    BpeModel model = BpeLearner.learn(counts, 400, 1.0);
+    for (int id = model.firstMergeId(); id < model.size(); id++) {
+      String piece = model.piece(id).replace("\u2581", "");
+      assertTrue(piece.chars().allMatch(Character::isLetter) || piece.chars().allMatch(Character::isDigit)
+          || piece.chars().noneMatch(Character::isLetterOrDigit), "piece '" + model.piece(id) + "' mixes classes");
+    }
+    BpeEncoder encoder = new BpeEncoder(model);
+    assertEquals(List.of("\u2581street", "."), pieces(model, encoder.encode("street.")));
+    assertEquals(List.of("\u2581street"), pieces(model, encoder.encode("street")));
+    assertEquals(List.of("\u25812024", ","), pieces(model, encoder.encode("2024,")));
+    assertEquals("street. street 2024,", encoder.decode(encoder.encode("street. street 2024,")));
+  }
+
+  @Test
+  void aVocabularyOfTheFirstFormatStillMergesAcrossTheWord() {
+    BpeModel learned = BpeLearner.learn(Map.of("ab.", 9L), 400, 1.0);
+    int[] alphabet = learned.alphabet();
+    int a = SpecialTokens.FIRST_CHAR + indexOf(alphabet, 'a');
+    int b = SpecialTokens.FIRST_CHAR + indexOf(alphabet, 'b');
+    int dot = SpecialTokens.FIRST_CHAR + indexOf(alphabet, '.');
+    int first = SpecialTokens.FIRST_CHAR + alphabet.length;
+    // the merges a whole-word learner made: ▁a, ▁ab, ▁ab.
+    int[][] merges = {{SpecialTokens.WORD, a}, {first, b}, {first + 1, dot}};
+    byte[] json = new BpeModel(alphabet, merges, false).toJson();
+    assertTrue(new String(json, StandardCharsets.UTF_8).contains("\"" + BpeModel.FORMAT_WHOLE_WORDS + "\""));
+    BpeModel old = BpeModel.fromJson(json);
+    assertFalse(old.splitsCharacterClasses());
+    assertEquals(List.of("\u2581ab."), pieces(old, new BpeEncoder(old).encode("ab.")));
+    BpeModel split = new BpeModel(alphabet, merges, true);
+    assertEquals(List.of("\u2581ab", "."), pieces(split, new BpeEncoder(split).encode("ab.")));
+  }
+
+  private static List<String> pieces(BpeModel model, int[] ids) {
+    return java.util.Arrays.stream(ids).mapToObj(model::piece).toList();
+  }
+
+  private static int indexOf(int[] alphabet, int cp) {
+    for (int i = 0; i < alphabet.length; i++) {
+      if (alphabet[i] == cp) {
+        return i;
+      }
+    }
+    throw new AssertionError("not in the alphabet: " + (char) cp);
   }
 
   @Test

@@ -1,20 +1,15 @@
 package org.sparknmt.job.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -42,14 +37,13 @@ public final class CheckpointStore {
   public static final String OUTER = "outer-momentum.bin";
   private static final Pattern NAME = Pattern.compile("step-(\\d{8,})");
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path root;
   private final FileSystem fs;
   private final Configuration hadoop;
-  /** Names this store's temporary folders and probes, so that {@link #prune} removes only its own. */
-  private final String writer = UUID.randomUUID().toString();
-  private final CheckpointWritePause pause;
+  /** Its temporary folders and probes carry its id, so that {@link #prune} removes only this store's own. */
+  private final CheckpointWriter writer;
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -69,7 +63,7 @@ public final class CheckpointStore {
     this.root = new Path(runUri, "checkpoints");
     this.fs = root.getFileSystem(hadoop);
     this.hadoop = hadoop;
-    this.pause = pause;
+    this.writer = new CheckpointWriter(fs, root, pause);
   }
 
   public Path root() {
@@ -94,41 +88,11 @@ public final class CheckpointStore {
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
   public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
-    Path target = new Path(root, name);
     try {
-      return write(name, target, state, model, outer);
+      return writer.write(name, state, model, outer);
     } catch (IOException e) {
-      throw StorageFailures.failure("writing checkpoint " + target + " failed", e);
+      throw StorageFailures.failure("writing checkpoint " + new Path(root, name) + " failed", e);
     }
-  }
-
-  private Path write(String name, Path target, TrainingState state, ModelWriter model, ModelWriter outer)
-      throws IOException {
-    Path temporary = new Path(root, "." + name + ".tmp-" + writer + "-" + UUID.randomUUID());
-    fs.mkdirs(temporary);
-    Map<String, String> checksums = new LinkedHashMap<>();
-    checksums.put(MODEL, write(new Path(temporary, MODEL), model));
-    checksums.put(STATE, write(new Path(temporary, STATE), out -> JSON.writeValue(out, state)));
-    if (outer != null) {
-      checksums.put(OUTER, write(new Path(temporary, OUTER), outer));
-    }
-    write(new Path(temporary, CHECKSUMS), out -> JSON.writeValue(out, checksums));
-    pause.beforeRename(name, temporary);
-    if (fs.exists(target)) {
-      // a rerun that resumed from an earlier checkpoint reaches this step again: the new one replaces it
-      fs.delete(target, true);
-    }
-    if (!fs.rename(temporary, target)) {
-      throw new IOException("could not rename " + temporary + " to " + target);
-    }
-    return target;
-  }
-
-  private String write(Path file, ModelWriter content) throws IOException {
-    MessageDigest digest = CheckpointChecksums.sha256();
-    OutputStream out = new DigestOutputStream(fs.create(file, false), digest);
-    StorageFailures.writeAndClose(out, content::write);
-    return HexFormat.of().formatHex(digest.digest());
   }
 
   /**
@@ -139,18 +103,10 @@ public final class CheckpointStore {
    * first checkpoint. Writes a one-byte probe file under the checkpoint folder and deletes it.
    */
   public void checkWritable(long checkpointBytes) throws IOException {
-    Path probe = new Path(root, ".write-probe-" + writer + "-" + UUID.randomUUID());
     try {
-      fs.mkdirs(root);
-      write(probe, out -> out.write(1));
+      writer.probe();
     } catch (IOException e) {
       throw StorageFailures.failure("cannot write checkpoints to " + root, e);
-    } finally {
-      try {
-        fs.delete(probe, false);
-      } catch (IOException ignored) {
-        // the write failed already (and says why); a probe that cannot be deleted either is left for prune()
-      }
     }
     long free = fs.getStatus(root).getRemaining();
     if (free < checkpointBytes) {
@@ -294,7 +250,7 @@ public final class CheckpointStore {
         fs.delete(old.path(), true);
       }
     }
-    removeTemporaries(writer + "-");
+    writer.removeOwnLeftovers();
   }
 
   /**
@@ -302,18 +258,6 @@ public final class CheckpointStore {
    * when no other writer can be alive (it took a free or a stale lock, not a broken one).
    */
   public void removeLeftovers() throws IOException {
-    if (fs.exists(root)) {
-      removeTemporaries("");
-    }
-  }
-
-  private void removeTemporaries(String writerPrefix) throws IOException {
-    for (FileStatus status : fs.listStatus(root)) {
-      String name = status.getPath().getName();
-      boolean matches = name.contains(".tmp-" + writerPrefix) || name.startsWith(".write-probe-" + writerPrefix);
-      if (name.startsWith(".") && matches) {
-        fs.delete(status.getPath(), true);
-      }
-    }
+    writer.removeAllLeftovers();
   }
 }

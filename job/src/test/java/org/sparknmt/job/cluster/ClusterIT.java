@@ -52,6 +52,9 @@ class ClusterIT {
       for (long pid : daemonPids) {
         assertTrue(status.output().contains(" " + pid + " "), "status does not show pid " + pid + ":\n" + status.output());
       }
+      // read from the master's and the NameNode's JSON pages
+      assertTrue(status.output().contains("spark: 2 alive worker(s), master ALIVE"), status.output());
+      assertTrue(status.output().contains("hdfs:  1 live DataNode(s), state Operational"), status.output());
 
       String out = cluster.hdfsUri("/smoke/out");
       java.nio.file.Path preset = cluster.root.resolve("conf/cluster/spark-standalone.conf");

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code scripts/cluster}'s guards, none of which starts a JVM: busy ports, foreign PIDs, one daemon's stop/start, usage. */
+/**
+ * The guards of {@code scripts/cluster} and of the tests' fault injection ({@code cluster-fault}), none of which
+ * starts a JVM: busy ports, foreign PIDs, one daemon's stop/start, usage.
+ */
 class ClusterScriptTest {
 
   @Test

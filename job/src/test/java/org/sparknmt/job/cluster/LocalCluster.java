@@ -23,6 +23,7 @@ import org.sparknmt.testkit.BuildDirs;
 final class LocalCluster {
   static final List<String> DAEMONS = List.of("namenode", "datanode", "master", "worker-1", "worker-2");
   private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
+  private static final String FAULT_SCRIPT = "job/src/test/scripts/cluster-fault";
 
   final Path root;
   final Path dir;
@@ -85,9 +86,12 @@ final class LocalCluster {
     return cluster(command, Map.of());
   }
 
-  /** {@code scripts/cluster stop|start DAEMON}: one daemon of this cluster, by its PID file. */
+  /**
+   * Fault injection: {@code job/src/test/scripts/cluster-fault stop|start DAEMON} stops one daemon of this
+   * cluster by its PID file, or starts it again as {@code up} did and waits until it serves.
+   */
   ScriptRun daemon(String action, String daemon) throws IOException, InterruptedException {
-    return ScriptRun.run(root, dir.resolve("test-logs"), env, SCRIPT_TIMEOUT, "scripts/cluster", action, daemon);
+    return ScriptRun.run(root, dir.resolve("test-logs"), env, SCRIPT_TIMEOUT, FAULT_SCRIPT, action, daemon);
   }
 
   /** Whether the process in {@code daemon}'s PID file runs. */

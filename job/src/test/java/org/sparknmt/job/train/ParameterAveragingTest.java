@@ -11,8 +11,11 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
@@ -70,6 +73,33 @@ class ParameterAveragingTest {
     averaging.fitRound(SPARK.sc().parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0))), 1), 3, 0, 1);
 
     assertArrayEquals(moments.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat());
+  }
+
+  @Test
+  void oneWorkersRoundsAreItsBatchesFittedInOrder() {
+    ComputationGraph averaged = network();
+    ComputationGraph sequential = averaged.clone();
+    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), averaged, true, new WorkerTimings(SPARK.sc()), null);
+    List<Batch> epoch = List.of(BATCHES.get(0), BATCHES.get(1), BATCHES.get(1), BATCHES.get(0));
+    for (int round = 0; round < 2; round++) {
+      List<Tuple2<Integer, Batch>> slotted = List.of(
+          new Tuple2<>(0, epoch.get(2 * round)), new Tuple2<>(1, epoch.get(2 * round + 1)));
+      averaging.fitRound(SPARK.sc().parallelizePairs(slotted, 1), 20 + round, 2L * round, 2);
+      for (Tuple2<Integer, Batch> batch : slotted) {
+        // the dropout masks a worker draws for this slot of this round
+        Nd4j.getRandom().setSeed(Seeds.mix(20 + round, batch._1()));
+        sequential.fit(MultiDataSets.of(batch._2()));
+      }
+    }
+
+    // one worker averages with nobody: its rounds must be plain training, Adam's moments, bias
+    // correction and learning-rate schedule carried across rounds
+    assertEquals(4, averaged.getConfiguration().getIterationCount());
+    assertEquals(4, sequential.getConfiguration().getIterationCount());
+    assertFalse(averaged.params().equals(network().params()), "training must move the parameters");
+    assertArrayEquals(sequential.params().data().asFloat(), averaged.params().data().asFloat(), 1e-6f);
+    assertArrayEquals(sequential.getUpdater().getStateViewArray().data().asFloat(),
+        averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-9f);
   }
 
   private static ComputationGraph network() {

@@ -12,7 +12,7 @@ import org.sparknmt.datasets.vocab.BpeModel;
 
 class LongSentencesTest {
   /** Letters a-z and no merges: a word of n letters is n + 1 subwords ("▁" and its letters). */
-  private static final BpeModel LETTERS = new BpeModel(IntStream.rangeClosed('a', 'z').toArray(), new int[0][]);
+  private static final BpeModel LETTERS = new BpeModel(IntStream.rangeClosed('a', 'z').toArray(), new int[0][], true);
   private final BpeEncoder encoder = new BpeEncoder(LETTERS);
 
   @Test

@@ -23,7 +23,7 @@ import org.sparknmt.model.TransformerFactory;
 /** Hostile input lines with an untrained tiny model: no Spark, no data, only the line rules. */
 class SentenceTranslatorTest {
   /** Letters a-z and no merges. */
-  private static final BpeModel LETTERS = new BpeModel(IntStream.rangeClosed('a', 'z').toArray(), new int[0][]);
+  private static final BpeModel LETTERS = new BpeModel(IntStream.rangeClosed('a', 'z').toArray(), new int[0][], true);
   /** Short outputs keep the untrained model's searches cheap (seed 4: its outputs are letters, not EOS at once). */
   private static final TranslateConfig SEARCH = new TranslateConfig(1, 0.0, 0.0, 4, 32, 0);
 

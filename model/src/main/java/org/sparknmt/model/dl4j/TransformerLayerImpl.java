@@ -1,13 +1,11 @@
 package org.sparknmt.model.dl4j;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
-import org.deeplearning4j.nn.layers.AbstractLayer;
 import org.deeplearning4j.nn.workspace.ArrayType;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
@@ -26,17 +24,12 @@ import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
 
 /**
- * The DL4J side of {@link TransformerLayer}: binds the {@link Transformer}'s parameters to DL4J's
- * flat views and runs its explicit forward and backward passes. The loss of the last backward pass
+ * The DL4J side of {@link TransformerLayer}: runs the {@link Transformer}'s explicit forward and backward
+ * passes on the parameters {@link FlatParamsLayer} binds to DL4J's flat views. The loss of the last backward pass
  * is kept because ComputationGraph resets the mask (to the label mask) between backprop and scoring.
  */
-public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> implements IOutputLayer {
-  private final Params params;
+public final class TransformerLayerImpl extends FlatParamsLayer implements IOutputLayer {
   private final Transformer model;
-  private INDArray paramsFlat;
-  private INDArray gradientsFlat;
-  private Map<String, INDArray> paramViews = Map.of();
-  private Map<String, INDArray> gradientViews = Map.of();
   private INDArray pairMask;
   private INDArray labels;
   private Gradient gradient;
@@ -44,82 +37,14 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
   private boolean scoreOfCurrentInput;
 
   public TransformerLayerImpl(NeuralNetConfiguration conf, DataType dataType) {
-    super(conf, dataType);
+    super(conf, dataType, new Params());
     TransformerLayer t = (TransformerLayer) conf.getLayer();
-    this.params = new Params();
     this.model = new Transformer(t.transformerConfig(), t.vocabSize(), params);
   }
 
   /** The model whose parameters this layer holds; decoding runs on it directly. */
   public Transformer transformer() {
     return model;
-  }
-
-  @Override
-  public void setParamsViewArray(INDArray flat) {
-    paramsFlat = flat;
-    paramViews = params.split(flat);
-    params.bindValues(paramViews);
-  }
-
-  @Override
-  public void setBackpropGradientsViewArray(INDArray flat) {
-    gradientsFlat = flat;
-    gradientViews = params.split(flat);
-    params.bindGradients(gradientViews);
-  }
-
-  @Override
-  public INDArray getGradientsViewArray() {
-    return gradientsFlat;
-  }
-
-  @Override
-  public INDArray params() {
-    return paramsFlat;
-  }
-
-  @Override
-  public void setParams(INDArray p) {
-    paramsFlat.assign(p);
-  }
-
-  @Override
-  public long numParams() {
-    return params.size();
-  }
-
-  @Override
-  public long numParams(boolean backwards) {
-    return params.size();
-  }
-
-  @Override
-  public Map<String, INDArray> paramTable(boolean backpropParamsOnly) {
-    return new LinkedHashMap<>(paramViews);
-  }
-
-  @Override
-  public void setParamTable(Map<String, INDArray> table) {
-    for (Map.Entry<String, INDArray> e : table.entrySet()) {
-      setParam(e.getKey(), e.getValue());
-    }
-  }
-
-  @Override
-  public INDArray getParam(String key) {
-    return params.value(key);
-  }
-
-  @Override
-  public void setParam(String key, INDArray value) {
-    INDArray view = paramViews.get(key);
-    if (view == null) {
-      throw new IllegalArgumentException("unknown parameter " + key);
-    }
-    if (view != value) {
-      view.assign(value);
-    }
   }
 
   @Override
@@ -168,15 +93,15 @@ public final class TransformerLayerImpl extends AbstractLayer<TransformerLayer> 
     assertInputSet(true);
     TransformerBatch batch = SourceTargetVertex.unpack(input, pairMask, labels);
     try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-      gradientsFlat.assign(0);
+      getGradientsViewArray().assign(0);
       try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.TRAINING_STEP)) {
         LabelSmoothedCrossEntropy.Result r = model.loss(batch, dataType, true, true);
         model.backward(r.dLogits());
         score = r.loss();
       }
       scoreOfCurrentInput = true;
-      gradient = new DefaultGradient(gradientsFlat);
-      for (Map.Entry<String, INDArray> e : gradientViews.entrySet()) {
+      gradient = new DefaultGradient(getGradientsViewArray());
+      for (Map.Entry<String, INDArray> e : gradientViews().entrySet()) {
         gradient.setGradientFor(e.getKey(), e.getValue());
       }
       return new Pair<>(gradient, workspaceMgr.dup(ArrayType.ACTIVATION_GRAD, Nd4j.zeros(input.dataType(), input.shape())));

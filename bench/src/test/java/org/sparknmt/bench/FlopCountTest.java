@@ -1,4 +1,4 @@
-package org.sparknmt.model.bench;
+package org.sparknmt.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

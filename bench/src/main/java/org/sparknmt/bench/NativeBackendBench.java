@@ -1,4 +1,4 @@
-package org.sparknmt.job.bench;
+package org.sparknmt.bench;
 
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
@@ -11,17 +11,28 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.sparknmt.job.NativeLibrary;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Compares ND4J native builds (selected with {@code -Dorg.bytedeco.javacpp.platform.extension}):
  * float GEMM throughput and the time of one training step of a dense network the width of the
  * small Transformer's FFN. Prints one line per measure; {@code scripts/bench-native} runs it per build.
  */
-public final class NativeBackendBench {
-  private NativeBackendBench() {}
+@Command(name = "NativeBackendBench", mixinStandardHelpOptions = true,
+    description = "Print the GEMM rate and a dense training step's time of the ND4J native build this JVM loaded.")
+public final class NativeBackendBench implements Runnable {
+  @Parameters(index = "0", arity = "0..1", defaultValue = "20", paramLabel = "REPEATS",
+      description = "Timed training steps; GEMM is timed five times as often (default ${DEFAULT-VALUE}).")
+  int repeats;
 
   public static void main(String[] args) {
-    int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    System.exit(new CommandLine(new NativeBackendBench()).execute(args));
+  }
+
+  @Override
+  public void run() {
     System.out.println("library: " + NativeLibrary.loadedFrom());
     INDArray a = Nd4j.rand(DataType.FLOAT, 1536, 256);
     INDArray b = Nd4j.rand(DataType.FLOAT, 256, 1024);

@@ -1,10 +1,11 @@
-package org.sparknmt.job.prepare;
+package org.sparknmt.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,33 +15,45 @@ import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.RunLayout;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Encoding throughput alone, for {@code scripts/bench-prepare}: the vocabulary of a prepared run
  * encodes the sentences of a text file on 1..N threads, each thread a fresh {@link BpeEncoder}
  * (its word cache starts empty every pass), best of a few passes after a warm-up; once on
  * normalized text (encoding alone) and once normalizing raw text on the way (what prepare does).
- *
- * <p>{@code EncodeBenchmark RUN TEXT_FILE THREADS...}
  */
-public final class EncodeBenchmark {
+@Command(name = "EncodeBenchmark", mixinStandardHelpOptions = true,
+    description = "Print sentences/s of encoding a text file with a prepared run's vocabulary, per thread count.")
+public final class EncodeBenchmark implements Callable<Integer> {
   private static final int PASSES = 5;
 
-  private EncodeBenchmark() {}
+  @Parameters(index = "0", paramLabel = "RUN", description = "A prepared run (its vocabulary).")
+  String run;
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 3) {
-      throw new IllegalArgumentException("usage: EncodeBenchmark RUN TEXT_FILE THREADS...");
-    }
-    PreparedData data = PreparedData.open(args[0], new Configuration());
+  @Parameters(index = "1", paramLabel = "TEXT_FILE", description = "Sentences, one a line.")
+  Path text;
+
+  @Parameters(index = "2..*", arity = "1..*", paramLabel = "THREADS", description = "Thread counts to measure.")
+  List<Integer> threads;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new EncodeBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PreparedData data = PreparedData.open(run, new Configuration());
     BpeModel model = data.vocabulary();
-    List<String> raw = Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8);
+    List<String> raw = Files.readAllLines(text, StandardCharsets.UTF_8);
     List<String> normalized = raw.stream().map(Normalizer::normalize).toList();
-    for (int i = 2; i < args.length; i++) {
-      int threads = Integer.parseInt(args[i]);
-      report("encode", model, args[0], normalized, threads, false);
-      report("normalize+encode", model, args[0], raw, threads, true);
+    for (int n : threads) {
+      report("encode", model, run, normalized, n, false);
+      report("normalize+encode", model, run, raw, n, true);
     }
+    return 0;
   }
 
   private static void report(String what, BpeModel model, String run, List<String> sentences, int threads,
@@ -60,7 +73,7 @@ public final class EncodeBenchmark {
   }
 
   /** Encodes all sentences on {@code threads} threads, contiguous slices, one encoder each; returns the token count. */
-  static long encode(BpeModel model, List<String> sentences, int threads, boolean normalize) throws Exception {
+  private static long encode(BpeModel model, List<String> sentences, int threads, boolean normalize) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Long>> parts = new ArrayList<>();

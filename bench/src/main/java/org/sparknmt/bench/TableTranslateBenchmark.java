@@ -1,11 +1,10 @@
-package org.sparknmt.job.ml;
+package org.sparknmt.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.SparkConf;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -13,9 +12,14 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.ml.TableTranslation;
+import org.sparknmt.job.ml.TranslationTransformer;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * The DataFrame path against the text path on the same sentences: sentences/s of
@@ -23,38 +27,35 @@ import org.sparknmt.job.translate.TranslationModel;
  * sentences, {@link TranslationTransformer}, write Parquet) and of {@code translate} on the text file
  * ({@link TranslateJob}), each timed from loading the checkpoint to the written output, alternating
  * the two, after a warm-up of each; the median of REPEATS runs of each is reported.
- *
- * <p>{@code TableTranslateBenchmark RUN CHECKPOINT INPUT MASTER WORK [REPEATS]}: INPUT a text file of
- * sentences, WORK a local folder for the table and the outputs.
  */
-public final class TableTranslateBenchmark {
-  private TableTranslateBenchmark() {}
+@Command(name = "TableTranslateBenchmark", mixinStandardHelpOptions = true,
+    description = "Print sentences/s of translating a Parquet table against translating the same text file (median of REPEATS runs).")
+public final class TableTranslateBenchmark implements Callable<Integer> {
+  @Mixin
+  TranslationBenchSetup setup;
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 5 && args.length != 6) {
-      throw new IllegalArgumentException("usage: TableTranslateBenchmark RUN CHECKPOINT INPUT MASTER WORK [REPEATS]");
-    }
-    String run = args[0];
-    String checkpoint = args[1];
-    String input = args[2];
-    Path work = Files.createDirectories(Path.of(args[4]));
-    int repeats = args.length == 6 ? Integer.parseInt(args[5]) : 3;
-    SparkConf conf = new SparkConf().setAppName("sparknmt table translate benchmark").setMaster(args[3])
-        .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false")
-        .setIfMissing("spark.local.dir", work.resolve("spark-local").toString());
-    try (SparkSession spark = SparkSession.builder().config(conf).getOrCreate()) {
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TableTranslateBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Path work = setup.workFolder();
+    String input = setup.input;
+    try (SparkSession spark = SparkSession.builder().config(setup.sparkConf("sparknmt table translate benchmark"))
+        .getOrCreate()) {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       int partitions = sc.defaultParallelism();
       TranslateConfig config = new TranslateConfig(1, 0.6, 1.5, 10, 32, partitions);
       String table = table(spark, sc.textFile(input).collect(), partitions, work);
-      TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint)
+      TranslationTransformer translation = new TranslationTransformer().setCheckpoint(setup.run, setup.checkpoint)
           .setInputCol("text").setSearch(config);
       List<Double> text = new ArrayList<>();
       List<Double> frame = new ArrayList<>();
       long sentences = 0;
-      for (int i = -1; i < repeats; i++) {
+      for (int i = -1; i < setup.repeats; i++) {
         long start = System.nanoTime();
-        TranslationModel model = TranslationModel.load(run, checkpoint, sc.hadoopConfiguration());
+        TranslationModel model = setup.loadModel(sc);
         String output = work.resolve("text.de").toUri().toString();
         sentences = TranslateJob.run(sc, model, config, input, output, true).lines();
         double textSeconds = (System.nanoTime() - start) / 1e9;
@@ -70,10 +71,11 @@ public final class TableTranslateBenchmark {
       double textRate = sentences / median(text);
       double frameRate = sentences / median(frame);
       System.out.printf("%d sentences, %s, %d partitions, beam %d, batches of %d, median of %d: "
-          + "text path %.2f sentences/s, DataFrame path %.2f sentences/s, overhead %.1f %%%n", sentences, args[3],
-          partitions, config.beam(), config.batchSize(), repeats, textRate, frameRate,
+          + "text path %.2f sentences/s, DataFrame path %.2f sentences/s, overhead %.1f %%%n", sentences, setup.master,
+          partitions, config.beam(), config.batchSize(), setup.repeats, textRate, frameRate,
           100 * (textRate / frameRate - 1));
     }
+    return 0;
   }
 
   /** INPUT as a Parquet table (id, text) of {@code partitions} contiguous ranges: the URI. */

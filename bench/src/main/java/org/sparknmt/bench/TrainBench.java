@@ -1,4 +1,4 @@
-package org.sparknmt.model.bench;
+package org.sparknmt.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -18,33 +18,40 @@ import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * Training throughput of the Transformer graph on random unpadded batches, the shape the PyTorch
- * peer ({@code shared/bench/torch_peer_bench.py}) uses: target tokens/s of {@code ComputationGraph.fit},
+ * peer ({@code scripts/torch-train-bench.py}) uses: target tokens/s of {@code ComputationGraph.fit},
  * where one step's time goes (forward + loss, backward, the rest: DL4J's updater and bookkeeping),
  * and peak memory (JVM heap and native RSS).
- *
- * <p>usage: TrainBench CONFIG VOCAB BATCH SEQ STEPS, CONFIG one of tiny, small, base, big
  */
-public final class TrainBench {
-  private TrainBench() {}
+@Command(name = "TrainBench", mixinStandardHelpOptions = true,
+    description = "Print training tokens/s, the split of a step's time and peak memory of one model size on random batches.")
+public final class TrainBench implements Runnable {
+  @Mixin
+  ModelSize size;
+
+  @Parameters(index = "2", paramLabel = "BATCH", description = "Sentence pairs per batch.")
+  int batch;
+
+  @Parameters(index = "3", paramLabel = "SEQ", description = "Source and target length in tokens.")
+  int seq;
+
+  @Parameters(index = "4", paramLabel = "STEPS", description = "Timed training steps (after two warm-up steps).")
+  int steps;
 
   public static void main(String[] args) {
-    if (args.length != 5) {
-      throw new IllegalArgumentException("usage: TrainBench CONFIG(tiny|small|base|big) VOCAB BATCH SEQ STEPS");
-    }
-    TransformerConfig config = switch (args[0]) {
-      case "tiny" -> TransformerConfig.tiny();
-      case "small" -> TransformerConfig.small();
-      case "base" -> TransformerConfig.base();
-      case "big" -> TransformerConfig.big();
-      default -> throw new IllegalArgumentException("unknown config " + args[0] + "; use tiny, small, base or big");
-    };
-    int vocab = Integer.parseInt(args[1]);
-    int batch = Integer.parseInt(args[2]);
-    int seq = Integer.parseInt(args[3]);
-    int steps = Integer.parseInt(args[4]);
+    System.exit(new CommandLine(new TrainBench()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    TransformerConfig config = size.config();
+    int vocab = size.vocab;
     ComputationGraph graph = TransformerFactory.create(config, vocab, TransformerFactory.paperAdam(1e-4), 0,
         DataType.FLOAT);
     Random random = new Random(0);
@@ -55,7 +62,7 @@ public final class TrainBench {
     INDArray labels = target.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
         org.nd4j.linalg.indexing.NDArrayIndex.interval(1, seq + 1)).dup();
     MultiDataSet data = new MultiDataSet(new INDArray[] {source, targetIn}, new INDArray[] {labels});
-    System.out.printf("config=%s %s vocab=%d batch=%dx%d params=%d threads(OMP)=%s%n", args[0], config, vocab,
+    System.out.printf("config=%s %s vocab=%d batch=%dx%d params=%d threads(OMP)=%s%n", size.preset, config, vocab,
         batch, seq, graph.numParams(), System.getenv().getOrDefault("OMP_NUM_THREADS", "default"));
     for (int i = 0; i < 2; i++) {
       graph.fit(data);

@@ -1,6 +1,10 @@
-package org.sparknmt.model.bench;
+package org.sparknmt.bench;
 
 import org.sparknmt.model.TransformerConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * Matrix-multiply FLOPs of the encoder-decoder Transformer, for "% of GEMM peak" figures: one
@@ -11,11 +15,18 @@ import org.sparknmt.model.TransformerConfig;
  * embedding lookups, softmax, layer norm, residuals, dropout, the loss and the optimizer update (all
  * linear in the activations, small beside the matmuls). Training = 3 x forward (the backward pass takes two
  * matmuls per forward matmul: the gradient of the input and of the weight).
- *
- * <p>usage: FlopCount CONFIG(tiny|small|base|big) VOCAB SRC_LEN TGT_LEN: prints the training FLOPs per target token.
  */
-public final class FlopCount {
-  private FlopCount() {}
+@Command(name = "FlopCount", mixinStandardHelpOptions = true,
+    description = "Print the training matmul FLOPs per target token of a model size.")
+public final class FlopCount implements Runnable {
+  @Mixin
+  ModelSize size;
+
+  @Parameters(index = "2", paramLabel = "SRC_LEN", description = "Source length in tokens.")
+  int sourceLength;
+
+  @Parameters(index = "3", paramLabel = "TGT_LEN", description = "Target length in tokens.")
+  int targetLength;
 
   /** Forward-pass matmul FLOPs of one sentence pair of source length {@code s} and target length {@code t}. */
   public static long forwardPerPair(TransformerConfig c, int vocab, int s, int t) {
@@ -34,26 +45,15 @@ public final class FlopCount {
     return 3.0 * forwardPerPair(c, vocab, s, t) / t;
   }
 
-  /** The model presets by name, as {@link TrainBench} takes them. */
-  public static TransformerConfig preset(String name) {
-    return switch (name) {
-      case "tiny" -> TransformerConfig.tiny();
-      case "small" -> TransformerConfig.small();
-      case "base" -> TransformerConfig.base();
-      case "big" -> TransformerConfig.big();
-      default -> throw new IllegalArgumentException("unknown config " + name + "; use tiny, small, base or big");
-    };
+  @Override
+  public void run() {
+    TransformerConfig config = size.config();
+    System.out.printf("train_flops_per_tgt_token=%.0f forward_flops_per_pair=%d%n",
+        trainingPerTargetToken(config, size.vocab, sourceLength, targetLength),
+        forwardPerPair(config, size.vocab, sourceLength, targetLength));
   }
 
   public static void main(String[] args) {
-    if (args.length != 4) {
-      throw new IllegalArgumentException("usage: FlopCount CONFIG(tiny|small|base|big) VOCAB SRC_LEN TGT_LEN");
-    }
-    TransformerConfig config = preset(args[0]);
-    int vocab = Integer.parseInt(args[1]);
-    int s = Integer.parseInt(args[2]);
-    int t = Integer.parseInt(args[3]);
-    System.out.printf("train_flops_per_tgt_token=%.0f forward_flops_per_pair=%d%n",
-        trainingPerTargetToken(config, vocab, s, t), forwardPerPair(config, vocab, s, t));
+    System.exit(new CommandLine(new FlopCount()).execute(args));
   }
 }

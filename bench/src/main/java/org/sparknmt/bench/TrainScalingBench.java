@@ -1,4 +1,4 @@
-package org.sparknmt.job.bench;
+package org.sparknmt.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -16,6 +17,10 @@ import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.job.train.TrainJob;
 import org.sparknmt.model.TransformerConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Parameter-averaging cost on Spark: target tokens/s and the split of wall time into the workers'
@@ -23,29 +28,36 @@ import org.sparknmt.model.TransformerConfig;
  * Reads the train job's own per-round metrics; the first round of each setting (JIT, first
  * broadcast) is left out.
  *
- * <p>Usage: {@code SPARKNMT_MAIN_CLASS=org.sparknmt.job.bench.TrainScalingBench scripts/sparknmt
- * PREPARED_RUN STEPS [--master M] [--conf F] [--set k=v ...]} with a run prepared by {@code sparknmt prepare}.
+ * <p>Run through the launcher, which gives the executors their classpath and flags:
+ * {@code SPARKNMT_MAIN_CLASS=org.sparknmt.bench.TrainScalingBench SPARKNMT_EXTRA_CLASSPATH=BENCH_JAR
+ * scripts/sparknmt PREPARED_RUN STEPS [--master M] [--conf F] [--set k=v ...]}, as
+ * {@code scripts/bench-train-scaling} does.
  */
-public final class TrainScalingBench {
-  private TrainScalingBench() {}
+@Command(name = "TrainScalingBench", mixinStandardHelpOptions = true,
+    description = "Print tokens/s and the split of a round's time for 1 and 2 workers at averaging frequency 1, 5, 20.")
+public final class TrainScalingBench implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "PREPARED_RUN", description = "A run prepared by sparknmt prepare.")
+  String prepared;
 
-  public static void main(String[] args) throws IOException {
-    String prepared = args[0];
-    long steps = Long.parseLong(args[1]);
-    List<String> overrides = new ArrayList<>();
-    java.nio.file.Path file = null;
-    String master = "local-cluster[2,1,3072]";
-    for (int i = 2; i < args.length; i += 2) {
-      if (args[i].equals("--master")) {
-        master = args[i + 1];
-      } else if (args[i].equals("--conf")) {
-        file = java.nio.file.Path.of(args[i + 1]);
-      } else if (args[i].equals("--set")) {
-        overrides.add(args[i + 1]);
-      } else {
-        throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+  @Parameters(index = "1", paramLabel = "STEPS", description = "Training steps per setting.")
+  long steps;
+
+  @Option(names = "--master", defaultValue = "local-cluster[2,1,3072]", paramLabel = "MASTER",
+      description = "Spark master (default ${DEFAULT-VALUE}).")
+  String master;
+
+  @Option(names = "--conf", paramLabel = "FILE", description = "HOCON config file, as sparknmt train takes it.")
+  java.nio.file.Path file;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override one config key. Repeatable.")
+  List<String> overrides = new ArrayList<>();
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TrainScalingBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
     overrides.add("train.valid_bleu_sentences=0");
     overrides.add("train.max_steps=" + steps);
     JobConfig config = JobConfig.load(file, overrides);
@@ -67,6 +79,7 @@ public final class TrainScalingBench {
         }
       }
     }
+    return 0;
   }
 
   private static List<String> concat(List<String> base, String... more) {

@@ -1,4 +1,4 @@
-package org.sparknmt.job.bench;
+package org.sparknmt.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,57 +6,61 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.spark.SparkConf;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.BleuScore;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam
  * 1 and beam 4 on one corpus, after a warm-up pass (model restore, JIT) on its first lines; each
  * beam is timed REPEATS times and the median run reported, with the load average before each run.
  * BLEU and the length ratio against the reference show that speed does not come from shorter outputs.
- *
- * <p>{@code TranslateBenchmark RUN CHECKPOINT INPUT REF MASTER WORK [REPEATS]}: WORK is a local folder
- * for the outputs.
  */
-public final class TranslateBenchmark {
+@Command(name = "TranslateBenchmark", mixinStandardHelpOptions = true,
+    description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4 (median of REPEATS runs).")
+public final class TranslateBenchmark implements Callable<Integer> {
   private static final int WARM_UP_LINES = 64;
   private static final int BATCH_SIZE = 32;
 
+  @Mixin
+  TranslationBenchSetup setup;
+
+  @Option(names = "--ref", required = true, paramLabel = "FILE", description = "Reference translations of the input.")
+  String ref;
+
   private record Timed(TranslateJob.Result result, String load) {}
 
-  private TranslateBenchmark() {}
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TranslateBenchmark()).execute(args));
+  }
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 6 && args.length != 7) {
-      throw new IllegalArgumentException("usage: TranslateBenchmark RUN CHECKPOINT INPUT REF MASTER WORK [REPEATS]");
-    }
-    String input = args[2];
-    String ref = args[3];
-    Path work = Files.createDirectories(Path.of(args[5]));
-    int repeats = args.length == 7 ? Integer.parseInt(args[6]) : 3;
-    SparkConf conf = new SparkConf().setAppName("sparknmt translate benchmark").setMaster(args[4])
-        .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false")
-        .setIfMissing("spark.local.dir", work.resolve("spark-local").toString());
-    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      TranslationModel model = TranslationModel.load(args[0], args[1], sc.hadoopConfiguration());
+  @Override
+  public Integer call() throws IOException {
+    Path work = setup.workFolder();
+    String input = setup.input;
+    try (JavaSparkContext sc = new JavaSparkContext(setup.sparkConf("sparknmt translate benchmark"))) {
+      TranslationModel model = setup.loadModel(sc);
       int cores = sc.defaultParallelism();
       // the length penalty of the recipe's translate section (chosen on valid)
       TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, BATCH_SIZE, cores);
       TranslateJob.run(sc, model, defaults.with(1, null, null, null, null, null),
           sc.parallelize(sc.textFile(input).take(WARM_UP_LINES), cores), work.resolve("warm-up.txt").toUri().toString(), true);
       System.out.printf("translate benchmark: %s (step %d) on %s, %s, %d partitions, batches of %d sentences, "
-          + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, args[4], cores,
-          BATCH_SIZE, defaults.lengthPenalty(), repeats);
+          + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master, cores,
+          BATCH_SIZE, defaults.lengthPenalty(), setup.repeats);
       for (int beam : new int[] {1, 4}) {
         TranslateConfig config = defaults.with(beam, null, null, null, null, null);
         String output = work.resolve("beam-" + beam + ".txt").toUri().toString();
         List<Timed> runs = new ArrayList<>();
-        for (int i = 0; i < repeats; i++) {
+        for (int i = 0; i < setup.repeats; i++) {
           String load = loadAverage();
           runs.add(new Timed(TranslateJob.run(sc, model, config, input, output, true), load));
         }
@@ -72,6 +76,7 @@ public final class TranslateBenchmark {
             r.sentencesPerSecond(), r.tokensPerSecond(), bleu.score(), bleu.ratio(), median.load());
       }
     }
+    return 0;
   }
 
   /** The 1-, 5- and 15-minute load averages (Linux), or "n/a". */
