@@ -136,26 +136,6 @@ public record TransformerConfig(
     }
   }
 
-  /** A model for tests and the quickstart: trains in seconds on two cores. */
-  public static TransformerConfig tiny() {
-    return new TransformerConfig(64, 4, 128, 2, 128, 0.1, 0.0, 0.1, true, false, false);
-  }
-
-  /** The size of the PyTorch peer benchmark and of the Multi30k recipe. */
-  public static TransformerConfig small() {
-    return new TransformerConfig(256, 4, 1024, 3, 256, 0.1, 0.0, 0.1, true, false, false);
-  }
-
-  /** The paper's base model. */
-  public static TransformerConfig base() {
-    return new TransformerConfig(512, 8, 2048, 6, 512, 0.1, 0.0, 0.1, true, false, false);
-  }
-
-  /** The paper's big model. */
-  public static TransformerConfig big() {
-    return new TransformerConfig(1024, 16, 4096, 6, 512, 0.3, 0.0, 0.1, true, false, false);
-  }
-
   private static void requirePositive(String key, int value) {
     if (value <= 0) {
       throw new IllegalArgumentException(key + " must be positive, got " + value);
