@@ -27,7 +27,7 @@ class FlopCountTest {
 
   @Test
   void layersScaleEverythingButTheOutputProjection() {
-    TransformerConfig two = new TransformerConfig(4, 2, 8, 2, 16, 0.1, 0.0, 0.1, true, false, false);
+    TransformerConfig two = CONFIG.toBuilder().layers(2).build();
     long output = 3 * 2 * 4 * 10;
     assertEquals(2 * (2144 - output) + output, FlopCount.forwardPerPair(two, 10, 2, 3));
   }
