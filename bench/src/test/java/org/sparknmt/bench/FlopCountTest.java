@@ -2,6 +2,7 @@ package org.sparknmt.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.model.TransformerConfig;
 
@@ -26,7 +27,7 @@ class FlopCountTest {
 
   @Test
   void layersScaleEverythingButTheOutputProjection() {
-    TransformerConfig two = new TransformerConfig(4, 2, 8, 2, 16, 0.1, 0.0, 0.1, true, false, false);
+    TransformerConfig two = CONFIG.toBuilder().layers(2).build();
     long output = 3 * 2 * 4 * 10;
     assertEquals(2 * (2144 - output) + output, FlopCount.forwardPerPair(two, 10, 2, 3));
   }
@@ -35,7 +36,8 @@ class FlopCountTest {
   void smallModelIsAboutSixTimesItsMatmulParametersPerToken() {
     // small at source = target = 24: the usual 6·N estimate (N the matmul weights, per layer 4d² + 2·d·ff for
     // the encoder, 8d² + 2·d·ff for the decoder, plus d·V) plus the attention terms 12·L·T·d·(...)
-    TransformerConfig small = TransformerConfig.small();
+    Path conf = Path.of(System.getProperty("sparknmt.build.dir")).resolveSibling("conf");
+    TransformerConfig small = Preset.small.config(conf);
     long d = 256;
     long ff = 1024;
     long weightsPerSourceToken = 3 * (4 * d * d + 2 * d * ff);

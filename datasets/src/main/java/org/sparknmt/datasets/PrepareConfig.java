@@ -2,21 +2,9 @@ package org.sparknmt.datasets;
 
 /**
  * The {@code data} section: how {@code sparknmt prepare} filters, learns the vocabulary, and packs
- * batches. Validated once here; messages name the key ({@code data.<key>}).
- *
- * @param vocabSize the joint subword vocabulary size, reserved ids and byte fallback included
- * @param characterCoverage the share of character occurrences the vocabulary's alphabet covers;
- *     rarer characters are encoded as UTF-8 bytes (as SentencePiece's {@code --character_coverage})
- * @param maxWords a pair with more space-separated words on either side is rejected
- * @param maxChars a pair with more characters (code points) on either side is rejected
- * @param maxLengthRatio a pair whose word counts differ by more than this factor is rejected
- * @param maxSubwords a pair with more subword tokens on either side (before BOS/EOS) is rejected
- * @param maxTokens the token budget of one batch, padding included (fairseq's {@code --max-tokens})
- * @param maxSentences the most pairs in one batch; 0 for no limit besides {@code max_tokens}
- * @param shards the number of shard files of the training set
- * @param partitions the Spark partitions of the shuffles (join, length sort)
- * @param validFraction the share of pairs held out as the valid set when no valid files are given
- * @param seed the one seed of every random choice: valid split, order within a length, batch order
+ * batches. Each component is the key {@code data.<component in snake_case>}, described with its
+ * default once, in sparknmt-defaults.conf ({@code sparknmt config --explain} lists them). Validated
+ * once here; messages name the key.
  */
 public record PrepareConfig(
     int vocabSize,
@@ -66,11 +54,6 @@ public record PrepareConfig(
   public PrepareConfig withValidFraction(double fraction) {
     return new PrepareConfig(vocabSize, characterCoverage, maxWords, maxChars, maxLengthRatio, maxSubwords,
         maxTokens, maxSentences, shards, partitions, fraction, seed);
-  }
-
-  /** Small limits for tests: vocabulary 1000, at most 120 subwords a side, batches of 512 tokens, 2 shards. */
-  public static PrepareConfig small() {
-    return new PrepareConfig(1000, 0.9995, 80, 400, 9.0, 120, 512, 0, 2, 2, 0.0, 17);
   }
 
   private static void requirePositive(String key, int value) {

@@ -1,6 +1,8 @@
 package org.sparknmt.job;
 
+import org.sparknmt.job.cli.ConfigKeyHelp;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.config.ConfigKeys;
 import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
 import org.sparknmt.job.prepare.PrepareCommand;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Command;
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
         AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
-        ReportCommand.class, MemoryCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
+        ReportCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -35,7 +37,9 @@ public final class Main implements Runnable {
 
   /** Builds the command line with sparknmt's exit codes and error reporting. */
   public static CommandLine commandLine() {
-    return ExitCodes.configure(new CommandLine(new Main()));
+    CommandLine commandLine = new CommandLine(new Main());
+    commandLine.setResourceBundle(new ConfigKeyHelp(ConfigKeys.all()));
+    return ExitCodes.configure(commandLine);
   }
 
   public static void main(String[] args) {

@@ -20,6 +20,8 @@ import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
@@ -36,6 +38,11 @@ public final class TinyRun {
   public static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 32, 0.1, 0.0, 0.1, true, false, false);
 
   private TinyRun() {}
+
+  /** Search settings by config key ({@code translate.beam=2}, ...) over the built-in defaults. */
+  public static TranslateConfig search(String... keys) {
+    return JobConfig.load(null, List.of(keys)).bind("translate", TranslateConfig.class);
+  }
 
   /** The first {@code lines} lines of a sample file ({@code valid.en.gz}, ...). */
   public static List<String> sample(String file, int lines) throws IOException {

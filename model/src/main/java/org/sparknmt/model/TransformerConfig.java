@@ -2,19 +2,9 @@ package org.sparknmt.model;
 
 /**
  * The hyper-parameters of the Transformer ("Attention is all you need", Table 3), in the paper's
- * symbols. Validated once here; the message names the configuration key ({@code model.<key>}).
- *
- * @param dModel d_model, the width of every sublayer's output
- * @param heads h, the number of attention heads; d_k = d_v = d_model / h
- * @param dFf d_ff, the inner width of the position-wise feed-forward network
- * @param layers N, the number of encoder layers and of decoder layers
- * @param maxLength the longest sequence (in subword tokens) the positional encoding covers
- * @param dropout P_drop on embeddings and residual branches
- * @param attentionDropout dropout on the attention weights
- * @param labelSmoothing epsilon_ls of the label-smoothed cross-entropy
- * @param shareEmbeddings one matrix for source embedding, target embedding and output projection
- * @param preNorm LayerNorm before each sublayer (pre-LN) instead of after the residual add (post-LN, the paper)
- * @param learnedPositions learned positional embeddings instead of the sinusoidal encoding
+ * symbols. Each component is the configuration key {@code model.<component in snake_case>}, described
+ * with its default once, in sparknmt-defaults.conf ({@code sparknmt config --explain} lists them).
+ * Validated once here; the message names the key.
  */
 public record TransformerConfig(
     int dModel,
@@ -52,24 +42,98 @@ public record TransformerConfig(
     return dModel / heads;
   }
 
-  /** A model for tests and the quickstart: trains in seconds on two cores. */
-  public static TransformerConfig tiny() {
-    return new TransformerConfig(64, 4, 128, 2, 128, 0.1, 0.0, 0.1, true, false, false);
+  /** A builder holding these values, so that a call site names the components it changes. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** The size of the PyTorch peer benchmark and of the Multi30k recipe. */
-  public static TransformerConfig small() {
-    return new TransformerConfig(256, 4, 1024, 3, 256, 0.1, 0.0, 0.1, true, false, false);
-  }
+  /** Sets components by name; {@link #build} validates once, so the order of the setters does not matter. */
+  public static final class Builder {
+    private int dModel;
+    private int heads;
+    private int dFf;
+    private int layers;
+    private int maxLength;
+    private double dropout;
+    private double attentionDropout;
+    private double labelSmoothing;
+    private boolean shareEmbeddings;
+    private boolean preNorm;
+    private boolean learnedPositions;
 
-  /** The paper's base model. */
-  public static TransformerConfig base() {
-    return new TransformerConfig(512, 8, 2048, 6, 512, 0.1, 0.0, 0.1, true, false, false);
-  }
+    private Builder(TransformerConfig from) {
+      dModel = from.dModel;
+      heads = from.heads;
+      dFf = from.dFf;
+      layers = from.layers;
+      maxLength = from.maxLength;
+      dropout = from.dropout;
+      attentionDropout = from.attentionDropout;
+      labelSmoothing = from.labelSmoothing;
+      shareEmbeddings = from.shareEmbeddings;
+      preNorm = from.preNorm;
+      learnedPositions = from.learnedPositions;
+    }
 
-  /** The paper's big model. */
-  public static TransformerConfig big() {
-    return new TransformerConfig(1024, 16, 4096, 6, 512, 0.3, 0.0, 0.1, true, false, false);
+    public Builder dModel(int value) {
+      dModel = value;
+      return this;
+    }
+
+    public Builder heads(int value) {
+      heads = value;
+      return this;
+    }
+
+    public Builder dFf(int value) {
+      dFf = value;
+      return this;
+    }
+
+    public Builder layers(int value) {
+      layers = value;
+      return this;
+    }
+
+    public Builder maxLength(int value) {
+      maxLength = value;
+      return this;
+    }
+
+    public Builder dropout(double value) {
+      dropout = value;
+      return this;
+    }
+
+    public Builder attentionDropout(double value) {
+      attentionDropout = value;
+      return this;
+    }
+
+    public Builder labelSmoothing(double value) {
+      labelSmoothing = value;
+      return this;
+    }
+
+    public Builder shareEmbeddings(boolean value) {
+      shareEmbeddings = value;
+      return this;
+    }
+
+    public Builder preNorm(boolean value) {
+      preNorm = value;
+      return this;
+    }
+
+    public Builder learnedPositions(boolean value) {
+      learnedPositions = value;
+      return this;
+    }
+
+    public TransformerConfig build() {
+      return new TransformerConfig(dModel, heads, dFf, layers, maxLength, dropout, attentionDropout, labelSmoothing,
+          shareEmbeddings, preNorm, learnedPositions);
+    }
   }
 
   private static void requirePositive(String key, int value) {

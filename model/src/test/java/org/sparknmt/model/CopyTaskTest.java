@@ -27,7 +27,7 @@ public class CopyTaskTest {
   @Test
   @Tag("slow")
   void learnsToReverseWithExactMatch() {
-    TransformerConfig config = new TransformerConfig(32, 2, 64, 2, 32, 0.0, 0.0, 0.0, true, false, false);
+    TransformerConfig config = TestModels.minimal().dModel(32).dFf(64).layers(2).labelSmoothing(0).build();
     ComputationGraph graph = TransformerFactory.create(config, VOCAB, TransformerFactory.paperAdam(3e-3), 1,
         DataType.FLOAT);
     Random random = new Random(5);

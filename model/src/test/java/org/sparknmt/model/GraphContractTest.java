@@ -16,7 +16,7 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 /** What the training job relies on: dynamic shapes, conf clone / JSON (Spark workers), the mask contract. */
 class GraphContractTest {
   private static final TransformerConfig CONFIG =
-      new TransformerConfig(16, 2, 32, 1, 64, 0.0, 0.0, 0.1, true, false, false);
+      TestModels.minimal().maxLength(64).build();
 
   @Test
   void oneParameterSetTrainsOnBatchesOfAnyShape() {

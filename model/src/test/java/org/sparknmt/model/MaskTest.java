@@ -13,7 +13,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 class MaskTest {
   private static final DataType T = DataType.FLOAT;
   private final ComputationGraph graph = TransformerFactory.create(
-      new TransformerConfig(16, 4, 32, 2, 32, 0.1, 0.1, 0.1, true, false, false), 10, 3);
+      TestModels.minimal().heads(4).layers(2).dropout(0.1).attentionDropout(0.1).build(), 10, 3);
   private final INDArray source = TinyBatches.ids(T, new int[][] {{3, 4, 5, 6, 2}, {7, 3, 2, 0, 0}});
   private final INDArray sourceMask = TinyBatches.mask(T, 5, 5, 3);
   private final INDArray targetIn = TinyBatches.ids(T, new int[][] {{1, 6, 5, 4}, {1, 3, 9, 0}});

@@ -25,7 +25,7 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 /** Save and load keep configuration, parameters and updater state, and refuse another vocabulary or foreign entries. */
 class ModelArtifactTest {
   private static final TransformerConfig CONFIG =
-      new TransformerConfig(16, 2, 32, 1, 32, 0.0, 0.0, 0.1, false, true, true);
+      TestModels.minimal().shareEmbeddings(false).preNorm(true).learnedPositions(true).build();
 
   @Test
   void roundTripKeepsEverythingAndTrainingContinuesIdentically() throws IOException {

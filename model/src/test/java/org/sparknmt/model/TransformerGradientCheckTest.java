@@ -51,7 +51,8 @@ class TransformerGradientCheckTest {
   }
 
   private static void check(boolean share, boolean preNorm, boolean learned, double dropout) {
-    TransformerConfig config = new TransformerConfig(8, 2, 12, 1, 16, dropout, dropout, 0.1, share, preNorm, learned);
+    TransformerConfig config = TestModels.minimal().dModel(8).dFf(12).maxLength(16).dropout(dropout)
+        .attentionDropout(dropout).shareEmbeddings(share).preNorm(preNorm).learnedPositions(learned).build();
     int vocab = 9;
     ComputationGraph graph = TransformerFactory.create(config, vocab, new NoOp(), 42, DataType.DOUBLE);
     DataType t = DataType.DOUBLE;

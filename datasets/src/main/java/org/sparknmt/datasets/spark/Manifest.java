@@ -38,19 +38,20 @@ final class Manifest {
     inputs.set("valid", parts(valid));
     inputs.put("allow_misaligned", allowMisaligned);
 
-    ObjectNode counts = root.putObject("counts");
-    counts.put("read", tally.read);
-    counts.put("kept", tally.kept());
-    counts.put("rejected", tally.rejectedTotal());
-    counts.set("rejected_by_reason", JSON.valueToTree(tally.rejectedByReason()));
-    counts.set("repaired_by_rule", JSON.valueToTree(tally.repairedByRule()));
-    counts.put("train", tally.train.pairs);
-    counts.put("valid", tally.valid.pairs);
+    ObjectNode counts = root.putObject(ManifestField.COUNTS.key());
+    counts.put(ManifestField.READ.key(), tally.read);
+    counts.put(ManifestField.KEPT.key(), tally.kept());
+    counts.put(ManifestField.REJECTED.key(), tally.rejectedTotal());
+    counts.set(ManifestField.REJECTED_BY_REASON.key(), JSON.valueToTree(tally.rejectedByReason()));
+    counts.set(ManifestField.REPAIRED_BY_RULE.key(), JSON.valueToTree(tally.repairedByRule()));
+    for (Split split : Split.values()) {
+      counts.put(split.folder(), tally.of(split).pairs);
+    }
 
-    ObjectNode vocabNode = root.putObject("vocab");
+    ObjectNode vocabNode = root.putObject(ManifestField.VOCAB.key());
     vocabNode.put("file", "vocab/bpe.json");
-    vocabNode.put("sha256", vocabHash);
-    vocabNode.put("size", vocab.size());
+    vocabNode.put(ManifestField.SHA256.key(), vocabHash);
+    vocabNode.put(ManifestField.SIZE.key(), vocab.size());
     vocabNode.put("alphabet", vocab.alphabet().length);
     vocabNode.put("merges", vocab.merges());
     ObjectNode reserved = vocabNode.putObject("reserved_ids");
@@ -91,20 +92,21 @@ final class Manifest {
   private static ObjectNode split(Tally.Lengths lengths, List<ShardInfo> shards) {
     ObjectNode node = JSON.createObjectNode();
     node.put("pairs", lengths.pairs);
-    node.put("source_tokens", lengths.sourceTokens);
-    node.put("target_tokens", lengths.targetTokens);
+    node.put(ManifestField.SOURCE_TOKENS.key(), lengths.sourceTokens);
+    node.put(ManifestField.TARGET_TOKENS.key(), lengths.targetTokens);
     long real = shards.stream().mapToLong(ShardInfo::realTokens).sum();
     long padded = shards.stream().mapToLong(ShardInfo::paddedTokens).sum();
-    node.put("batches", shards.stream().mapToLong(ShardInfo::batches).sum());
+    node.put(ManifestField.BATCHES.key(), shards.stream().mapToLong(ShardInfo::batches).sum());
     node.put("real_tokens", real);
     node.put("padded_tokens", padded);
-    node.put("padding_ratio", padded == 0 ? 0.0 : Math.round(1e6 * (padded - real) / (double) padded) / 1e6);
-    node.set("source_length_histogram", JSON.valueToTree(lengths.source));
-    node.set("target_length_histogram", JSON.valueToTree(lengths.target));
-    ArrayNode files = node.putArray("shards");
+    node.put(ManifestField.PADDING_RATIO.key(),
+        padded == 0 ? 0.0 : Math.round(1e6 * (padded - real) / (double) padded) / 1e6);
+    node.set(ManifestField.SOURCE_LENGTH_HISTOGRAM.key(), JSON.valueToTree(lengths.source));
+    node.set(ManifestField.TARGET_LENGTH_HISTOGRAM.key(), JSON.valueToTree(lengths.target));
+    ArrayNode files = node.putArray(ManifestField.SHARDS.key());
     for (ShardInfo shard : shards) {
       ObjectNode s = files.addObject();
-      s.put("file", shard.file());
+      s.put(ManifestField.FILE.key(), shard.file());
       s.put("batches", shard.batches());
       s.put("pairs", shard.pairs());
       s.put("bytes", shard.bytes());

@@ -45,7 +45,7 @@ public final class PreparedData {
           + "' first (a folder without its manifest is an incomplete prepare)");
     }
     JsonNode manifest = Manifest.parse(HadoopFiles.read(manifestPath, conf), manifestPath.toString());
-    String expected = manifest.path("vocab").path("sha256").asText();
+    String expected = ManifestField.SHA256.of(ManifestField.VOCAB.of(manifest)).asText();
     return new PreparedData(data, manifest, readVocabulary(data, expected, conf));
   }
 
@@ -76,14 +76,31 @@ public final class PreparedData {
   }
 
   public String vocabularySha256() {
-    return manifest.path("vocab").path("sha256").asText();
+    return ManifestField.SHA256.of(ManifestField.VOCAB.of(manifest)).asText();
+  }
+
+  /**
+   * The most subword tokens of a kept sentence, source or target, train or valid (from the manifest's
+   * length histograms; BOS and EOS not counted).
+   */
+  public int longestSentence() {
+    int longest = 0;
+    for (Split split : Split.values()) {
+      JsonNode node = manifest.path(split.folder());
+      for (ManifestField side : List.of(ManifestField.SOURCE_LENGTH_HISTOGRAM, ManifestField.TARGET_LENGTH_HISTOGRAM)) {
+        for (var lengths = side.of(node).fieldNames(); lengths.hasNext(); ) {
+          longest = Math.max(longest, Integer.parseInt(lengths.next()));
+        }
+      }
+    }
+    return longest;
   }
 
   /** The shard files of {@code split} in name order, as listed in the manifest. */
   public List<String> shards(Split split) {
     List<String> files = new ArrayList<>();
-    for (JsonNode shard : manifest.path(split.folder()).path("shards")) {
-      files.add(new Path(RunLayout.shards(data, split), shard.path("file").asText()).toString());
+    for (JsonNode shard : ManifestField.SHARDS.of(manifest.path(split.folder()))) {
+      files.add(new Path(RunLayout.shards(data, split), ManifestField.FILE.of(shard).asText()).toString());
     }
     return files;
   }

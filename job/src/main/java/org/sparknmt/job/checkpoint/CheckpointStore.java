@@ -168,11 +168,12 @@ public final class CheckpointStore {
    * lowest validation loss.
    */
   public Optional<Checkpoint> best() throws IOException {
-    Comparator<Checkpoint> byLoss = Comparator.comparingDouble(c -> -c.state().metrics().get("valid_loss"));
-    List<Checkpoint> validated = list().stream().filter(c -> c.state().metrics().containsKey("valid_loss")).toList();
-    if (validated.stream().anyMatch(c -> c.state().metrics().containsKey("valid_bleu"))) {
-      return validated.stream().filter(c -> c.state().metrics().containsKey("valid_bleu"))
-          .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metrics().get("valid_bleu")).thenComparing(byLoss));
+    Comparator<Checkpoint> byLoss = Comparator.comparingDouble(c -> -c.state().metric(RunMetric.VALID_LOSS));
+    List<Checkpoint> validated = list().stream().filter(c -> c.state().metric(RunMetric.VALID_LOSS) != null).toList();
+    if (validated.stream().anyMatch(c -> c.state().metric(RunMetric.VALID_BLEU) != null)) {
+      return validated.stream().filter(c -> c.state().metric(RunMetric.VALID_BLEU) != null)
+          .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metric(RunMetric.VALID_BLEU))
+              .thenComparing(byLoss));
     }
     return validated.stream().max(byLoss);
   }

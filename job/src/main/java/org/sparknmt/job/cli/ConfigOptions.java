@@ -18,4 +18,9 @@ public final class ConfigOptions {
   public JobConfig load() {
     return JobConfig.load(file, overrides);
   }
+
+  /** Whether a file or an override was given, i.e. whether the configuration may differ from the defaults. */
+  public boolean given() {
+    return file != null || !overrides.isEmpty();
+  }
 }

@@ -15,12 +15,10 @@ import java.util.TreeSet;
 /**
  * The effective configuration of one run: built-in defaults, then a HOCON file, then {@code --set
  * key=value} overrides, each layer winning over the one before. Every key must exist in the
- * defaults: an unknown or ill-typed key is an error naming the key and where it was written.
+ * defaults ({@link ConfigKeys}): an unknown or ill-typed key is an error naming the key and where it
+ * was written.
  */
 public final class JobConfig {
-  /** The classpath resource holding every key with its default value. */
-  public static final String DEFAULTS = "sparknmt-defaults.conf";
-
   private final Config config;
 
   private JobConfig(Config config) {
@@ -34,8 +32,7 @@ public final class JobConfig {
    * @param overrides {@code key=value} strings, each parsed as one line of HOCON
    */
   public static JobConfig load(Path file, List<String> overrides) {
-    Config defaults = ConfigFactory.parseResourcesAnySyntax(JobConfig.class.getClassLoader(), DEFAULTS,
-        ConfigParseOptions.defaults().setAllowMissing(false));
+    Config defaults = ConfigKeys.defaults();
     Config merged = defaults;
     if (file != null) {
       if (!Files.isRegularFile(file)) {
@@ -95,6 +92,11 @@ public final class JobConfig {
   /** The section at {@code path} bound to the record type {@code type}; see {@link RecordBinder}. */
   public <R extends Record> R bind(String path, Class<R> type) {
     return RecordBinder.bind(config.getConfig(path), path, type);
+  }
+
+  /** The effective value of {@code key} as {@link ConfigKey#text} writes it. */
+  public String valueOf(String key) {
+    return ConfigKey.text(config.getValue(key));
   }
 
   /** The effective configuration as HOCON, for logs and for saving beside outputs. */

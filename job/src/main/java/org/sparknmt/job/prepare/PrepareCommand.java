@@ -44,7 +44,7 @@ public final class PrepareCommand implements Callable<Integer> {
   @Option(names = "--run", required = true, paramLabel = "RUN", description = "Run directory (any Hadoop URI); output goes to RUN/data.")
   String run;
 
-  @Option(names = "--valid-fraction", paramLabel = "F", description = "Hold out this share of the training pairs as the valid set (overrides data.valid_fraction).")
+  @Option(names = "--valid-fraction", paramLabel = "F", descriptionKey = "data.valid_fraction")
   Double validFraction;
 
   @Option(names = "--allow-misaligned", description = "When a pair of files has different line counts, reject all its lines (reason misaligned) instead of failing: pairing by line number would mispair every line after a missing one.")

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.XYChart;
+import org.sparknmt.datasets.spark.ManifestField;
+import org.sparknmt.datasets.spark.Split;
 
 /** What {@code RUN/data/manifest.json} says, as tables and a length-histogram chart of the run report. */
 final class DataSection {
@@ -12,18 +14,21 @@ final class DataSection {
 
   /** Read, kept, rejected, repaired, and per split the pairs, tokens, batches and padding. */
   static List<List<String>> counts(JsonNode manifest) {
-    JsonNode counts = manifest.path("counts");
+    JsonNode counts = ManifestField.COUNTS.of(manifest);
     List<List<String>> rows = new ArrayList<>();
-    for (String key : List.of("read", "kept", "rejected", "train", "valid")) {
-      rows.add(List.of(key, counts.path(key).asText("-")));
+    for (ManifestField count : List.of(ManifestField.READ, ManifestField.KEPT, ManifestField.REJECTED)) {
+      rows.add(List.of(count.key(), count.of(counts).asText("-")));
     }
-    rows.add(List.of("vocabulary size", manifest.path("vocab").path("size").asText("-")));
-    for (String split : List.of("train", "valid")) {
-      JsonNode s = manifest.path(split);
-      rows.add(List.of(split + " source / target tokens",
-          s.path("source_tokens").asText("-") + " / " + s.path("target_tokens").asText("-")));
-      rows.add(List.of(split + " batches (padding share)",
-          s.path("batches").asText("-") + " (" + String.format("%.1f%%", 100 * s.path("padding_ratio").asDouble()) + ")"));
+    for (Split split : Split.values()) {
+      rows.add(List.of(split.folder(), counts.path(split.folder()).asText("-")));
+    }
+    rows.add(List.of("vocabulary size", ManifestField.SIZE.of(ManifestField.VOCAB.of(manifest)).asText("-")));
+    for (Split split : Split.values()) {
+      JsonNode s = manifest.path(split.folder());
+      rows.add(List.of(split.folder() + " source / target tokens",
+          ManifestField.SOURCE_TOKENS.of(s).asText("-") + " / " + ManifestField.TARGET_TOKENS.of(s).asText("-")));
+      rows.add(List.of(split.folder() + " batches (padding share)", ManifestField.BATCHES.of(s).asText("-")
+          + " (" + String.format("%.1f%%", 100 * ManifestField.PADDING_RATIO.of(s).asDouble()) + ")"));
     }
     return rows;
   }
@@ -31,19 +36,20 @@ final class DataSection {
   /** Rejected pairs by reason and repaired pairs by rule, zero counts included (they say what was checked). */
   static List<List<String>> rejects(JsonNode manifest) {
     List<List<String>> rows = new ArrayList<>();
-    manifest.path("counts").path("rejected_by_reason").fields()
+    JsonNode counts = ManifestField.COUNTS.of(manifest);
+    ManifestField.REJECTED_BY_REASON.of(counts).fields()
         .forEachRemaining(e -> rows.add(List.of("rejected: " + e.getKey(), e.getValue().asText())));
-    manifest.path("counts").path("repaired_by_rule").fields()
+    ManifestField.REPAIRED_BY_RULE.of(counts).fields()
         .forEachRemaining(e -> rows.add(List.of("repaired: " + e.getKey(), e.getValue().asText())));
     return rows;
   }
 
   /** Pairs by subword length, source and target, of one split. */
-  static XYChart lengths(JsonNode manifest, String split) {
-    JsonNode node = manifest.path(split);
-    return Charts.lines(split + " sentence lengths", "length (subword tokens)", "pairs",
-        List.of(histogram("source", node.path("source_length_histogram")),
-            histogram("target", node.path("target_length_histogram"))));
+  static XYChart lengths(JsonNode manifest, Split split) {
+    JsonNode node = manifest.path(split.folder());
+    return Charts.lines(split.folder() + " sentence lengths", "length (subword tokens)", "pairs",
+        List.of(histogram("source", ManifestField.SOURCE_LENGTH_HISTOGRAM.of(node)),
+            histogram("target", ManifestField.TARGET_LENGTH_HISTOGRAM.of(node))));
   }
 
   private static Charts.Series histogram(String name, JsonNode counts) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.job.checkpoint.RunMetric;
 
 /**
  * {@code RUN/metrics/train.jsonl} (step, epoch, loss, lr, tokens_per_s, ...) and
@@ -22,13 +23,15 @@ public record RunMetrics(List<JsonNode> train, List<JsonNode> valid) {
         JsonFiles.lines(new Path(folder, "valid.jsonl"), hadoop));
   }
 
-  /** {@code field} against {@code step} over the records that have it as a number. */
-  public static Charts.Series series(String name, List<JsonNode> records, String field) {
-    List<JsonNode> with = records.stream().filter(r -> r.path(field).isNumber() && r.path("step").isNumber()).toList();
+  /** {@code metric} against the step over the records that have it as a number. */
+  public static Charts.Series series(String name, List<JsonNode> records, RunMetric metric) {
+    String field = metric.key();
+    String step = RunMetric.STEP.key();
+    List<JsonNode> with = records.stream().filter(r -> r.path(field).isNumber() && r.path(step).isNumber()).toList();
     double[] x = new double[with.size()];
     double[] y = new double[with.size()];
     for (int i = 0; i < with.size(); i++) {
-      x[i] = with.get(i).get("step").asDouble();
+      x[i] = with.get(i).get(step).asDouble();
       y[i] = with.get(i).get(field).asDouble();
     }
     return new Charts.Series(name, x, y, false);

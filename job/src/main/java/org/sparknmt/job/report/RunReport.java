@@ -23,6 +23,8 @@ import org.sparknmt.datasets.shard.ShardReader;
 import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.RunMetric;
+import org.sparknmt.job.checkpoint.TrainingState;
 
 /**
  * {@code RUN/report/index.html} with its PNG plots beside it: training and validation curves,
@@ -75,24 +77,24 @@ public final class RunReport {
       html.paragraph("No metrics under " + new Path(run, "metrics") + ": the run has not been trained yet.");
     }
     plot(html, "loss.png", byStep(Charts.lines("Loss by step", "step", "loss (per target token)", List.of(
-        RunMetrics.series("training", metrics.train(), "loss"),
-        RunMetrics.series("validation", metrics.valid(), "loss")))));
+        RunMetrics.series("training", metrics.train(), RunMetric.LOSS),
+        RunMetrics.series("validation", metrics.valid(), RunMetric.LOSS)))));
     plot(html, "learning-rate.png", byStep(Charts.lines("Learning rate by step", "step", "learning rate",
-        List.of(RunMetrics.series("learning rate", metrics.train(), "lr")))));
+        List.of(RunMetrics.series("learning rate", metrics.train(), RunMetric.LR)))));
     plot(html, "tokens-per-second.png", byStep(Charts.lines("Training speed", "step", "target tokens / s",
-        List.of(RunMetrics.series("tokens/s", metrics.train(), "tokens_per_s")))));
+        List.of(RunMetrics.series("tokens/s", metrics.train(), RunMetric.TOKENS_PER_S)))));
 
     html.heading(2, "Validation");
     plot(html, "bleu.png", byStep(Charts.lines("Validation BLEU (greedy, first valid sentences)", "step", "BLEU",
-        List.of(RunMetrics.series("each validation", metrics.valid(), "bleu"), checkpointBleu(checkpoints)))));
+        List.of(RunMetrics.series("each validation", metrics.valid(), RunMetric.BLEU), checkpointBleu(checkpoints)))));
     plot(html, "accuracy.png", byStep(Charts.lines("Validation token accuracy", "step", "accuracy",
-        List.of(RunMetrics.series("accuracy", metrics.valid(), "accuracy")))));
+        List.of(RunMetrics.series("accuracy", metrics.valid(), RunMetric.ACCURACY)))));
     List<List<String>> rows = new ArrayList<>();
     for (CheckpointStore.Checkpoint c : checkpoints) {
-      var m = c.state().metrics();
-      rows.add(List.of(c.path().getName(), Long.toString(c.step()), Integer.toString(c.state().epoch()),
-          number(m.get("train_loss")), number(m.get("valid_loss")), number(m.get("valid_accuracy")),
-          number(m.get("valid_bleu"))));
+      TrainingState s = c.state();
+      rows.add(List.of(c.path().getName(), Long.toString(c.step()), Integer.toString(s.epoch()),
+          number(s.metric(RunMetric.TRAIN_LOSS)), number(s.metric(RunMetric.VALID_LOSS)),
+          number(s.metric(RunMetric.VALID_ACCURACY)), number(s.metric(RunMetric.VALID_BLEU))));
     }
     if (rows.isEmpty()) {
       html.paragraph("No intact checkpoint under " + new Path(run, "checkpoints") + ".");
@@ -103,12 +105,12 @@ public final class RunReport {
 
   private static Charts.Series checkpointBleu(List<CheckpointStore.Checkpoint> checkpoints) {
     List<CheckpointStore.Checkpoint> with = checkpoints.stream()
-        .filter(c -> c.state().metrics().containsKey("valid_bleu")).toList();
+        .filter(c -> c.state().metric(RunMetric.VALID_BLEU) != null).toList();
     double[] x = new double[with.size()];
     double[] y = new double[with.size()];
     for (int i = 0; i < with.size(); i++) {
       x[i] = with.get(i).step();
-      y[i] = with.get(i).state().metrics().get("valid_bleu");
+      y[i] = with.get(i).state().metric(RunMetric.VALID_BLEU);
     }
     return new Charts.Series("checkpoints kept", x, y, true);
   }
@@ -166,8 +168,8 @@ public final class RunReport {
     }
     html.table(List.of("", "count"), DataSection.counts(data.manifest()));
     html.table(List.of("check", "pairs"), DataSection.rejects(data.manifest()));
-    plot(html, "lengths-train.png", DataSection.lengths(data.manifest(), "train"));
-    plot(html, "lengths-valid.png", DataSection.lengths(data.manifest(), "valid"));
+    plot(html, "lengths-train.png", DataSection.lengths(data.manifest(), Split.TRAIN));
+    plot(html, "lengths-valid.png", DataSection.lengths(data.manifest(), Split.VALID));
     return data;
   }
 

@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.job.cli.RunLockOption;
@@ -57,11 +58,9 @@ public final class AverageCommand implements Callable<Integer> {
     ComputationGraph averaged = average(store, chosen);
     TrainingState state = newest.state();
     Map<String, Double> metrics = new LinkedHashMap<>();
-    metrics.put("averaged_checkpoints", (double) last);
-    metrics.put("first_step", (double) chosen.get(0).step());
-    TrainingState averagedState = new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(),
-        state.learningRate(), state.seed(), state.vocabularySha256(), state.config(), metrics,
-        state.bestValidLoss(), state.validationsSinceBest(), state.trainSeconds(), state.cursor());
+    metrics.put(RunMetric.AVERAGED_CHECKPOINTS.key(), (double) last);
+    metrics.put(RunMetric.FIRST_STEP.key(), (double) chosen.get(0).step());
+    TrainingState averagedState = state.withMetrics(metrics);
     String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
     var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out), null);
     System.out.printf("average: %s = mean of %s%n", path,

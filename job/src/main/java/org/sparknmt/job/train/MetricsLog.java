@@ -13,6 +13,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.io.FileReplacement;
 
@@ -43,7 +44,7 @@ public final class MetricsLog {
     if (log.fs.exists(file)) {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(log.fs.open(file), StandardCharsets.UTF_8))) {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
-          if (!line.isBlank() && JSON.readTree(line).path("step").asLong() <= resumedStep) {
+          if (!line.isBlank() && JSON.readTree(line).path(RunMetric.STEP.key()).asLong() <= resumedStep) {
             log.lines.add(line);
           }
         }
@@ -55,7 +56,7 @@ public final class MetricsLog {
   /** Adds one record: {@code step} first, then the values in their order. */
   public void add(long step, Map<String, ?> values) {
     ObjectNode node = JSON.createObjectNode();
-    node.put("step", step);
+    node.put(RunMetric.STEP.key(), step);
     values.forEach((key, value) -> node.putPOJO(key, value));
     lines.add(node.toString());
   }

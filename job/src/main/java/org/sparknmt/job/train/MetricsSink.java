@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.TrainingState;
 
 /** {@code RUN/metrics/train.jsonl} (one line per averaging round) and {@code valid.jsonl} (one per validation). */
@@ -19,26 +20,26 @@ final class MetricsSink implements AutoCloseable {
 
   void round(TrainingState state, double loss, double tokensPerSecond, double fitShare, double dataShare) {
     Map<String, Object> values = new LinkedHashMap<>();
-    values.put("epoch", state.epoch() + 1);
-    values.put("loss", loss);
-    values.put("lr", state.learningRate());
-    values.put("tokens_per_s", tokensPerSecond);
-    values.put("fit_share", fitShare);
-    values.put("data_share", dataShare);
-    values.put("train_s", state.trainSeconds());
+    values.put(RunMetric.EPOCH.key(), state.epoch() + 1);
+    values.put(RunMetric.LOSS.key(), loss);
+    values.put(RunMetric.LR.key(), state.learningRate());
+    values.put(RunMetric.TOKENS_PER_S.key(), tokensPerSecond);
+    values.put(RunMetric.FIT_SHARE.key(), fitShare);
+    values.put(RunMetric.DATA_SHARE.key(), dataShare);
+    values.put(RunMetric.TRAIN_S.key(), state.trainSeconds());
     train.add(state.step(), values);
   }
 
   void valid(long step, TrainingState state, Validation.Result result) {
     Map<String, Object> values = new LinkedHashMap<>();
-    values.put("epoch", state.epoch() + (state.round() == 0 ? 0 : 1));
-    values.put("loss", result.loss());
-    values.put("accuracy", result.accuracy());
-    values.put("tokens", result.tokens());
+    values.put(RunMetric.EPOCH.key(), state.epoch() + (state.round() == 0 ? 0 : 1));
+    values.put(RunMetric.LOSS.key(), result.loss());
+    values.put(RunMetric.ACCURACY.key(), result.accuracy());
+    values.put(RunMetric.TOKENS.key(), result.tokens());
     if (!Double.isNaN(result.bleu())) {
-      values.put("bleu", result.bleu());
+      values.put(RunMetric.BLEU.key(), result.bleu());
     }
-    values.put("train_s", state.trainSeconds());
+    values.put(RunMetric.TRAIN_S.key(), state.trainSeconds());
     valid.add(step, values);
   }
 

@@ -8,10 +8,8 @@ import org.sparknmt.datasets.UsageException;
  * {@code torch.optim.SGD} applies a gradient: v = momentum·v + G, then θ = θ_before − lr·v, or with
  * Nesterov θ = θ_before − lr·(G + momentum·v). This is block momentum (BMUF, Chen and Huo 2016; fairseq's
  * {@code --block-lr} and {@code --block-momentum}) and the outer step of SlowMo and DiLoCo.
- *
- * @param lr the block learning rate; 1 (with momentum 0) moves to the average
- * @param momentum the block momentum, in [0, 1); with N workers BMUF suggests 1 − 1/N
- * @param nesterov Nesterov momentum: the next round starts from the look-ahead point
+ * Its components are the keys {@code train.outer.lr}, {@code train.outer.momentum} and
+ * {@code train.outer.nesterov}, described with their defaults in sparknmt-defaults.conf.
  */
 public record OuterConfig(double lr, double momentum, boolean nesterov) {
 

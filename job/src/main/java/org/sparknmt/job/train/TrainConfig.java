@@ -3,30 +3,10 @@ package org.sparknmt.job.train;
 import org.sparknmt.datasets.UsageException;
 
 /**
- * How {@code sparknmt train} trains: the {@code train} section of the configuration.
- *
- * @param seed base seed; per-round and per-worker seeds derive from it
- * @param workers parameter-averaging workers (Spark partitions per round); 0 = Spark's default parallelism
- * @param averagingFrequency minibatches each worker fits between two parameter averages (k)
- * @param averageUpdaterState average Adam's moment estimates too (otherwise workers restart them each round)
- * @param storageLevel Spark storage level of the cached training batches, e.g. MEMORY_ONLY_SER, DISK_ONLY
- * @param maxEpochs stop after this many passes over the training shards
- * @param maxSteps stop after this many global steps (0 = no limit)
- * @param maxMinutes stop after this many minutes of training, over all runs of the same RUN (0 = no limit);
- *     validation and checkpoint time do not count, as with fairseq's {@code --stop-time-hours}
- * @param lrSchedule noam (paper Eq. 3, lr = its factor), inverse-sqrt (lr = the peak) or constant
- * @param lr the schedule's factor or peak
- * @param warmupSteps the schedule's warm-up
- * @param clipNorm clip each worker's gradient to this L2 norm per layer (0 = off)
- * @param checkpointEverySteps also checkpoint every N global steps (0 = only at epoch ends)
- * @param keepLast keep the last K checkpoints (plus the best)
- * @param validateEverySteps also validate every N global steps (0 = only at epoch ends)
- * @param patience stop after this many validations without a better validation loss (0 = never)
- * @param validBleuSentences greedy-translate this many valid sentences at each validation for BLEU (0 = loss only)
- * @param progressSeconds seconds between two progress lines
- * @param checkpointRetrySeconds how long a failing checkpoint write (a DataNode or NameNode restarting) is
- *     retried before the run fails; out of space and permission errors fail at once
- * @param outer the outer optimizer applied to each round's average ({@link OuterConfig})
+ * How {@code sparknmt train} trains: the {@code train} section of the configuration. Each component is
+ * the key {@code train.<component in snake_case>}, described with its default once, in
+ * sparknmt-defaults.conf ({@code sparknmt config --explain} lists them); {@code outer} is the
+ * {@code train.outer} section ({@link OuterConfig}).
  */
 public record TrainConfig(
     long seed,
@@ -88,27 +68,6 @@ public record TrainConfig(
   /** The averaging workers of a round: {@code workers}, or Spark's default parallelism when it is 0. */
   public int workerCount(int defaultParallelism) {
     return workers > 0 ? workers : defaultParallelism;
-  }
-
-  /** The same configuration with {@code checkpoint_every_steps} replaced. */
-  public TrainConfig withCheckpointEvery(long steps) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, steps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
-  }
-
-  /** The same configuration with {@code max_minutes} replaced. */
-  public TrainConfig withMaxMinutes(double minutes) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        minutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, outer);
-  }
-
-  /** The same configuration with the {@code outer} section replaced. */
-  public TrainConfig withOuter(OuterConfig replacement) {
-    return new TrainConfig(seed, workers, averagingFrequency, averageUpdaterState, storageLevel, maxEpochs, maxSteps,
-        maxMinutes, lrSchedule, lr, warmupSteps, clipNorm, checkpointEverySteps, keepLast, validateEverySteps, patience,
-        validBleuSentences, progressSeconds, checkpointRetrySeconds, replacement);
   }
 
   private static void positive(String key, long value) {

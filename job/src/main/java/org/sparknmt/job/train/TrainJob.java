@@ -83,6 +83,7 @@ public final class TrainJob {
    */
   public Result run(Start start) throws IOException {
     PreparedData data = PreparedData.open(runUri, sc.hadoopConfiguration());
+    requireFits(data);
     CheckpointStore store = new CheckpointStore(runUri, sc.hadoopConfiguration(), checkpointPause);
     Optional<CheckpointStore.Checkpoint> resumeFrom = store.latest();
     if (start == Start.RESUME && resumeFrom.isEmpty()) {
@@ -129,10 +130,10 @@ public final class TrainJob {
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
-    state = state.withCursor(cursor);
+    state = state.continuedBy(cursor, renderedConfig);
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
-      return new TrainingLoop(sc, config, renderedConfig, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
+      return new TrainingLoop(sc, config, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
@@ -140,9 +141,23 @@ public final class TrainJob {
     }
   }
 
+  /**
+   * The configuration's check of data.max_subwords against model.max_length, made against the data on
+   * disk, which an earlier prepare may have cut with another data.max_subwords: a batch longer than the
+   * model would fail mid-training.
+   */
+  private void requireFits(PreparedData data) {
+    int longest = data.longestSentence();
+    if (longest + 1 > modelConfig.maxLength()) {
+      throw new UsageException(runUri + "/data holds sentences of " + longest + " subwords (prepared with a larger "
+          + "data.max_subwords), which with EOS or BOS need " + (longest + 1) + " positions, more than model.max_length ("
+          + modelConfig.maxLength() + "): train with model.max_length of at least " + (longest + 1)
+          + ", or prepare again with data.max_subwords at most " + (modelConfig.maxLength() - 1));
+    }
+  }
+
   private TrainingState initialState(String vocabularySha256) {
-    return new TrainingState(0, 0, 0, 0, 0, config.seed(), vocabularySha256, renderedConfig, Map.of(),
-        Double.POSITIVE_INFINITY, 0, 0, null);
+    return TrainingState.initial(config.seed(), vocabularySha256, renderedConfig);
   }
 
   /** A new float32 model with the paper's Adam driven by the configured schedule. */

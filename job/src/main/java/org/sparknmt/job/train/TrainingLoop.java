@@ -16,6 +16,7 @@ import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.ModelArtifact;
@@ -32,7 +33,6 @@ final class TrainingLoop {
 
   private final JavaSparkContext sc;
   private final TrainConfig config;
-  private final String renderedConfig;
   private final CheckpointStore store;
   private final ParameterAveraging averaging;
   private final JavaPairRDD<Long, Batch> train;
@@ -46,13 +46,12 @@ final class TrainingLoop {
   /** The newest checkpoint of this run known to be written (null: none), named in errors. */
   private String lastCheckpoint;
 
-  TrainingLoop(JavaSparkContext sc, TrainConfig config, String renderedConfig, LrSchedule schedule,
+  TrainingLoop(JavaSparkContext sc, TrainConfig config, LrSchedule schedule,
       CheckpointStore store, ParameterAveraging averaging, JavaPairRDD<Long, Batch> train, List<Batch> valid,
       int batches, int workers, Progress progress, MetricsSink metrics, BpeModel vocabulary,
       String resumedFrom) {
     this.sc = sc;
     this.config = config;
-    this.renderedConfig = renderedConfig;
     this.schedule = schedule;
     this.store = store;
     this.averaging = averaging;
@@ -88,15 +87,11 @@ final class TrainingLoop {
       long roundStart = System.nanoTime();
       int steps = Math.min(config.averagingFrequency(), slots.size());
       averaging.fitRound(roundData, dropoutSeed, state.step(), steps);
-      double seconds = state.trainSeconds() + (System.nanoTime() - roundStart) / 1e9;
+      double seconds = (System.nanoTime() - roundStart) / 1e9;
 
-      long step = state.step() + steps;
       boolean epochEnds = round + 1 == plan.rounds();
-      Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
-      measured.put("train_loss", averaging.score());
-      state = new TrainingState(step, epochEnds ? state.epoch() + 1 : state.epoch(), epochEnds ? 0 : round + 1,
-          plan.rounds(), schedule.rate(step), state.seed(), state.vocabularySha256(), renderedConfig,
-          measured, state.bestValidLoss(), state.validationsSinceBest(), seconds, state.cursor());
+      state = state.afterRound(steps, plan.rounds(), schedule::rate, averaging.score(), seconds);
+      long step = state.step();
       progress.afterRound(state, averaging.score(), metrics);
 
       boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
@@ -139,21 +134,19 @@ final class TrainingLoop {
   }
 
   private TrainingState withValidation(TrainingState state, Validation.Result validation) {
-    Map<String, Double> measured = new LinkedHashMap<>(state.metrics());
-    measured.put("valid_loss", validation.loss());
-    measured.put("valid_accuracy", validation.accuracy());
+    Map<String, Double> measured = new LinkedHashMap<>();
+    measured.put(RunMetric.VALID_LOSS.key(), validation.loss());
+    measured.put(RunMetric.VALID_ACCURACY.key(), validation.accuracy());
     if (!Double.isNaN(validation.bleu())) {
-      measured.put("valid_bleu", validation.bleu());
+      measured.put(RunMetric.VALID_BLEU.key(), validation.bleu());
     }
-    boolean better = validation.loss() < state.bestValidLoss();
+    TrainingState validated = state.validated(validation.loss(), measured);
+    boolean better = validated.validationsSinceBest() == 0;
     LOG.info("validation at step {}: loss {} accuracy {}%{}{}", state.step(),
         String.format("%.4f", validation.loss()), String.format("%.2f", 100 * validation.accuracy()),
         Double.isNaN(validation.bleu()) ? "" : String.format(" BLEU %.2f", validation.bleu()),
         better ? " (best so far)" : "");
-    return new TrainingState(state.step(), state.epoch(), state.round(), state.roundsInEpoch(), state.learningRate(),
-        state.seed(), state.vocabularySha256(), state.config(), measured,
-        better ? validation.loss() : state.bestValidLoss(), better ? 0 : state.validationsSinceBest() + 1,
-        state.trainSeconds(), state.cursor());
+    return validated;
   }
 
   /**

@@ -8,22 +8,22 @@ import picocli.CommandLine.Option;
 public final class SearchOptions {
   @Mixin ConfigOptions configOptions;
 
-  @Option(names = "--beam", paramLabel = "N", description = "Beam width; 1 = greedy search. Default: translate.beam (4).")
+  @Option(names = "--beam", paramLabel = "N", descriptionKey = "translate.beam")
   Integer beam;
 
-  @Option(names = "--length-penalty", paramLabel = "A", description = "GNMT length penalty alpha; 0 = none. Default: translate.length_penalty (0.6).")
+  @Option(names = "--length-penalty", paramLabel = "A", descriptionKey = "translate.length_penalty")
   Double lengthPenalty;
 
-  @Option(names = "--max-len-a", paramLabel = "A", description = "Output limit a*|source|+b subwords: a. Default: translate.max_len_a (1.5).")
+  @Option(names = "--max-len-a", paramLabel = "A", descriptionKey = "translate.max_len_a")
   Double maxLenA;
 
-  @Option(names = "--max-len-b", paramLabel = "B", description = "Output limit a*|source|+b subwords: b. Default: translate.max_len_b (10).")
+  @Option(names = "--max-len-b", paramLabel = "B", descriptionKey = "translate.max_len_b")
   Integer maxLenB;
 
-  @Option(names = "--batch-size", paramLabel = "N", description = "Sentences searched together (after sorting by length). Default: translate.batch_size (32).")
+  @Option(names = "--batch-size", paramLabel = "N", descriptionKey = "translate.batch_size")
   Integer batchSize;
 
-  @Option(names = "--partitions", paramLabel = "N", description = "Spread the input over N Spark partitions (contiguous line ranges); 0 = the input's splits. Default: translate.partitions (0).")
+  @Option(names = "--partitions", paramLabel = "N", descriptionKey = "translate.partitions")
   Integer partitions;
 
   /** The effective search configuration. */

@@ -5,15 +5,10 @@ import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
 
 /**
- * The {@code translate} section: how sentences are searched and batched. Command-line options
+ * The {@code translate} section: how sentences are searched and batched. Each component is the key
+ * {@code translate.<component in snake_case>}, described with its default once, in
+ * sparknmt-defaults.conf ({@code sparknmt config --explain} lists them). Command-line options
  * ({@code --beam}, {@code --length-penalty}, ...) override it through {@link #with}.
- *
- * @param beam hypotheses kept per sentence; 1 is greedy search
- * @param lengthPenalty GNMT's α: finished hypotheses score log P / ((5 + |y|) / 6)^α; 0 = raw log P
- * @param maxLenA output limit a·|source| + b subwords (fairseq's max_len_a), also capped by model.max_length
- * @param maxLenB see maxLenA
- * @param batchSize sentences searched together, after sorting a partition's sentences by length
- * @param partitions Spark partitions of the input: 0 keeps the input's splits, N redistributes contiguous line ranges
  */
 public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions)
     implements java.io.Serializable {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -21,7 +20,7 @@ class CheckpointStoreQuotaTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
 
   private static TrainingState state(long step) {
-    return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of(), Double.POSITIVE_INFINITY, 0, 1.0, null);
+    return CheckpointStoreTest.state(step, null);
   }
 
   private static CheckpointStore.ModelWriter model(String text) {

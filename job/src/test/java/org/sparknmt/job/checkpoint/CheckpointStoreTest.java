@@ -22,9 +22,14 @@ class CheckpointStoreTest {
     return new CheckpointStore(dir.toUri().toString(), new Configuration());
   }
 
-  private static TrainingState state(long step, Double validLoss) {
+  /** A state at {@code step}, with a validation loss in its metrics when one is given. */
+  static TrainingState state(long step, Double validLoss) {
     return new TrainingState(step, 0, 0, 1, 1e-3, 1, "abc", "conf",
         validLoss == null ? Map.of() : Map.of("valid_loss", validLoss), Double.POSITIVE_INFINITY, 0, 1.0, null);
+  }
+
+  private static TrainingState validated(long step, double validLoss, double validBleu) {
+    return state(step, null).validated(validLoss, Map.of("valid_loss", validLoss, "valid_bleu", validBleu));
   }
 
   private static CheckpointStore.ModelWriter model(String text) {
@@ -132,13 +137,10 @@ class CheckpointStoreTest {
   @Test
   void bestIsByValidationBleuWhenMeasured() throws IOException {
     CheckpointStore store = store();
-    store.save(new TrainingState(10, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 2.0, "valid_bleu", 20.0),
-        2.0, 0, 1.0, null), model("a"), null);
-    store.save(new TrainingState(20, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.5, "valid_bleu", 18.0),
-        1.5, 0, 1.0, null), model("b"), null);
+    store.save(validated(10, 2.0, 20.0), model("a"), null);
+    store.save(validated(20, 1.5, 18.0), model("b"), null);
     assertEquals(10, store.best().orElseThrow().step(), "higher BLEU wins over lower loss");
-    store.save(new TrainingState(30, 0, 0, 1, 1e-3, 1, "abc", "conf", Map.of("valid_loss", 1.0, "valid_bleu", 20.0),
-        1.0, 0, 1.0, null), model("c"), null);
+    store.save(validated(30, 1.0, 20.0), model("c"), null);
     assertEquals(30, store.best().orElseThrow().step(), "equal BLEU: the lower loss wins");
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknmt.datasets.PrepareConfig;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.model.TransformerConfig;
@@ -22,7 +23,23 @@ class JobConfigTest {
   @Test
   void defaultsBindToTheModelRecord() {
     TransformerConfig model = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
-    assertEquals(TransformerConfig.small(), model);
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(256).heads(4).dFf(1024).layers(3).maxLength(256).build(), model);
+  }
+
+  /** The model sizes live in conf/ only: tiny, small (the defaults), the paper's base and big. */
+  @Test
+  void theModelSizesAreTheirConfFiles() {
+    TransformerConfig defaults = JobConfig.load(null, List.of()).bind("model", TransformerConfig.class);
+    assertEquals(defaults, size("small"));
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(64).heads(4).dFf(128).layers(2).maxLength(128).build(), size("tiny"));
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(512).heads(8).dFf(2048).layers(6).maxLength(512).build(), size("base"));
+    assertEquals(TinyRun.MODEL.toBuilder().dModel(1024).heads(16).dFf(4096).layers(6).maxLength(512)
+        .dropout(0.3).build(), size("big"));
+  }
+
+  private static TransformerConfig size(String name) {
+    Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");
+    return JobConfig.load(conf.resolve(name + ".conf"), List.of()).bind("model", TransformerConfig.class);
   }
 
   @Test

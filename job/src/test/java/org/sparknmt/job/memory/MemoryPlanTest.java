@@ -26,7 +26,7 @@ import org.sparknmt.testkit.SparkCluster;
  */
 @Tag("slow")
 class MemoryPlanTest {
-  private static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 128, 0.1, 0.0, 0.1, true, false, false);
+  private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().maxLength(128).build();
   private static final int VOCAB = 400;
   /** TinyRun.prepare's data.max_tokens. */
   private static final int MAX_TOKENS = 384;

@@ -31,7 +31,6 @@ import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.Evaluation;
-import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
 import org.sparknmt.testkit.MiniHdfs;
@@ -88,7 +87,8 @@ class TranslationTransformerTest {
   @Test
   void aParquetTableKeepsItsRowsColumnsAndOrderAndMatchesTheTextPath() throws IOException {
     TranslationTransformer translation = translation();
-    assertEquals(new TranslateConfig(2, 0.6, 0.0, 6, 4, 0), translation.searchConfig());
+    assertEquals(TinyRun.search("translate.beam=2", "translate.max_len_a=0",
+        "translate.max_len_b=6", "translate.batch_size=4"), translation.searchConfig());
     List<Row> input = table.collectAsList();
     Dataset<Row> translated = translation.transform(table);
     List<Row> output = translated.collectAsList();
@@ -120,7 +120,8 @@ class TranslationTransformerTest {
     String in = TinyRun.write(HDFS, "/ml/text/input.en", ids.stream().map(sources::get).toList(), false);
     String out = HDFS.path("/ml/text/output.de");
     TranslationModel model = TranslationModel.load(run, "step-10", new Configuration());
-    TranslateJob.run(SPARK.sc(), model, new TranslateConfig(2, 0.6, 0.0, 6, 4, 2), in, out, true);
+    TranslateJob.run(SPARK.sc(), model, TinyRun.search("translate.beam=2", "translate.max_len_a=0",
+        "translate.max_len_b=6", "translate.batch_size=4", "translate.partitions=2"), in, out, true);
     List<String> lines = TinyRun.read(out, new Configuration());
     Map<Long, String> byId = new HashMap<>();
     for (int i = 0; i < ids.size(); i++) {

@@ -33,7 +33,7 @@ class RunReportEndToEndTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
 
-  private static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 2, 128, 0.1, 0.0, 0.1, true, false, false);
+  private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().layers(2).maxLength(128).build();
   private static String run;
 
   @BeforeAll

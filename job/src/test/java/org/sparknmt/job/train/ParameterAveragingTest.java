@@ -16,6 +16,7 @@ import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.MultiDataSets;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.PassWorkspace;
@@ -29,7 +30,7 @@ import scala.Tuple2;
  */
 class ParameterAveragingTest {
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster("local[2]");
-  private static final TransformerConfig MODEL = new TransformerConfig(16, 2, 32, 1, 32, 0.1, 0.0, 0.1, true, false, false);
+  private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().dModel(16).dFf(32).build();
   private static final List<Batch> BATCHES = List.of(
       new Batch(List.of(new EncodedPair(0, new int[] {299, 280, 290}, new int[] {270, 275}),
           new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273}))),

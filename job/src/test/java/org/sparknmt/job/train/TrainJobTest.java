@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.spark.PreparedData;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.config.JobConfig;
@@ -40,7 +42,7 @@ class TrainJobTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
 
-  private static final TransformerConfig MODEL = new TransformerConfig(32, 2, 64, 1, 128, 0.1, 0.0, 0.1, true, false, false);
+  private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().maxLength(128).build();
   private static String prepared;
 
   @BeforeAll
@@ -80,24 +82,25 @@ class TrainJobTest {
 
   @Test
   void resumeIsExact() throws IOException {
-    assertResumeIsExact("", new OuterConfig(1, 0, false));
+    assertResumeIsExact("");
   }
 
   /** With an outer optimizer its momentum is part of the state: saved with each checkpoint, restored on resume. */
   @Test
   void resumeWithNesterovBlockMomentumIsExact() throws IOException {
-    String run = assertResumeIsExact("-nesterov", new OuterConfig(0.8, 0.5, true));
+    String run = assertResumeIsExact("-nesterov", "train.outer.lr=0.8", "train.outer.momentum=0.5",
+        "train.outer.nesterov=true");
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertTrue(store.openOuter(store.latest().orElseThrow()).isPresent(), "no outer state in the checkpoint");
   }
 
   /** Trains 12 steps straight and 6 + 6 resumed; returns the resumed run. */
-  private String assertResumeIsExact(String suffix, OuterConfig outer) throws IOException {
+  private String assertResumeIsExact(String suffix, String... outer) throws IOException {
     String straight = copyOfPrepared("straight" + suffix);
     String resumed = copyOfPrepared("resumed" + suffix);
-    job(straight, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
-    job(resumed, train(10, 6, 0).withOuter(outer)).run(TrainJob.Start.RESUME_OR_FRESH);
-    TrainJob.Result second = job(resumed, train(10, 12, 0).withOuter(outer)).run(TrainJob.Start.RESUME);
+    job(straight, train(10, 12, 0, outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(resumed, train(10, 6, 0, outer)).run(TrainJob.Start.RESUME_OR_FRESH);
+    TrainJob.Result second = job(resumed, train(10, 12, 0, outer)).run(TrainJob.Start.RESUME);
 
     assertEquals(12, second.step());
     ComputationGraph a = latestModel(straight);
@@ -116,7 +119,7 @@ class TrainJobTest {
     String plain = copyOfPrepared("outer-plain");
     String momentum = copyOfPrepared("outer-momentum");
     job(plain, train(10, 4, 0)).run(TrainJob.Start.RESUME_OR_FRESH);
-    job(momentum, train(10, 4, 0).withOuter(new OuterConfig(1, 0.5, false))).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(momentum, train(10, 4, 0, "train.outer.momentum=0.5")).run(TrainJob.Start.RESUME_OR_FRESH);
     assertFalse(java.util.Arrays.equals(latestModel(plain).params().data().asFloat(),
         latestModel(momentum).params().data().asFloat()), "the outer step was not applied");
   }
@@ -125,7 +128,7 @@ class TrainJobTest {
   void stopsByTrainingTimeAndResumesUntilTheTotalIsSpent() throws IOException {
     String run = copyOfPrepared("time-budget");
     double minutes = 0.05;
-    TrainJob.Result first = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME_OR_FRESH);
+    TrainJob.Result first = job(run, train(1000, 0, 1, "train.max_minutes=" + minutes)).run(TrainJob.Start.RESUME_OR_FRESH);
     assertTrue(first.stopReason().startsWith("max_minutes 0.05 reached"), first.stopReason());
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     CheckpointStore.Checkpoint stopped = store.latest().orElseThrow();
@@ -133,10 +136,10 @@ class TrainJobTest {
     double spent = stopped.state().trainSeconds();
     assertTrue(spent >= minutes * 60, "stopped after " + spent + " s of training");
 
-    TrainJob.Result again = job(run, train(1000, 0, 1).withMaxMinutes(minutes)).run(TrainJob.Start.RESUME);
+    TrainJob.Result again = job(run, train(1000, 0, 1, "train.max_minutes=" + minutes)).run(TrainJob.Start.RESUME);
     assertEquals(first.step(), again.step(), "the budget was spent already: a rerun trains no further");
 
-    TrainJob.Result second = job(run, train(1000, 0, 1).withMaxMinutes(2 * minutes)).run(TrainJob.Start.RESUME);
+    TrainJob.Result second = job(run, train(1000, 0, 1, "train.max_minutes=" + 2 * minutes)).run(TrainJob.Start.RESUME);
     assertTrue(second.step() > first.step(), "a larger budget resumes training");
     double total = store.latest().orElseThrow().state().trainSeconds();
     assertTrue(total >= 2 * minutes * 60 && total > spent, "stopped after " + total + " s of training in all");
@@ -145,13 +148,13 @@ class TrainJobTest {
   @Test
   void corruptCheckpointIsSkippedAndTrainingResumesFromThePreviousOne() throws IOException {
     String run = copyOfPrepared("corrupt");
-    job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME_OR_FRESH);
+    job(run, train(10, 8, 2, "train.checkpoint_every_steps=4")).run(TrainJob.Start.RESUME_OR_FRESH);
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertEquals(8, store.latest().orElseThrow().step());
     corrupt(new org.apache.hadoop.fs.Path(store.latest().orElseThrow().path(), CheckpointStore.MODEL));
 
     assertEquals(4, store.latest().orElseThrow().step(), "the damaged step-8 must not count as latest");
-    TrainJob.Result result = job(run, train(10, 8, 2).withCheckpointEvery(4)).run(TrainJob.Start.RESUME);
+    TrainJob.Result result = job(run, train(10, 8, 2, "train.checkpoint_every_steps=4")).run(TrainJob.Start.RESUME);
     assertEquals(8, result.step());
     assertEquals(8, store.latest().orElseThrow().step(), "step 8 rewritten intact from step 4");
   }
@@ -191,6 +194,22 @@ class TrainJobTest {
   }
 
   @Test
+  void dataLongerThanTheModelIsRefusedBeforeTraining() throws IOException {
+    String run = copyOfPrepared("too-long");
+    int longest = PreparedData.open(run, SPARK.sc().hadoopConfiguration()).longestSentence();
+    TransformerConfig tooShort = MODEL.toBuilder().maxLength(longest).build();
+    UsageException e = assertThrows(UsageException.class,
+        () -> new TrainJob(SPARK.sc(), run, tooShort, train(1, 0, 1), "test").run(TrainJob.Start.RESUME_OR_FRESH));
+    assertTrue(e.getMessage().contains("holds sentences of " + longest + " subwords"), e.getMessage());
+    assertTrue(e.getMessage().contains("model.max_length (" + longest + ")"), e.getMessage());
+    assertTrue(e.getMessage().contains("data.max_subwords at most " + (longest - 1)), e.getMessage());
+    assertFalse(new CheckpointStore(run, SPARK.sc().hadoopConfiguration()).latest().isPresent(), "nothing trained");
+    TrainJob.Result fits = new TrainJob(SPARK.sc(), run, MODEL.toBuilder().maxLength(longest + 1).build(),
+        train(1, 2, 1), "test").run(TrainJob.Start.RESUME_OR_FRESH);
+    assertEquals(2, fits.step());
+  }
+
+  @Test
   void resumeWithoutCheckpointIsAClearError() throws IOException {
     String run = copyOfPrepared("nothing-to-resume");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> job(run, train(1, 0, 2)).run(TrainJob.Start.RESUME));
@@ -202,14 +221,18 @@ class TrainJobTest {
   }
 
   /** A test training configuration: 2 workers, k = 2, inverse-sqrt with a short warm-up. */
-  private static TrainConfig train(int epochs, long maxSteps, int keepLast) {
-    return train(epochs, maxSteps, keepLast, 2);
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast, String... more) {
+    return train(epochs, maxSteps, keepLast, 2, more);
   }
 
-  private static TrainConfig train(int epochs, long maxSteps, int keepLast, int workers) {
-    TrainConfig defaults = JobConfig.load(null, List.of()).bind("train", TrainConfig.class);
-    return new TrainConfig(7, workers, 2, true, defaults.storageLevel(), epochs, maxSteps, 0, LrSchedule.Kind.INVERSE_SQRT,
-        3e-3, 10, 1.0, 0, Math.max(keepLast, 1), 0, 0, 20, 1, 0, defaults.outer());
+  /** These tests' training, set by config key: {@code more} keys are set after the ones named here. */
+  private static TrainConfig train(int epochs, long maxSteps, int keepLast, int workers, String... more) {
+    List<String> keys = new ArrayList<>(List.of("train.seed=7", "train.workers=" + workers,
+        "train.averaging_frequency=2", "train.max_epochs=" + epochs, "train.max_steps=" + maxSteps, "train.lr=3e-3",
+        "train.warmup_steps=10", "train.clip_norm=1.0", "train.keep_last=" + Math.max(keepLast, 1),
+        "train.valid_bleu_sentences=20", "train.progress_seconds=1", "train.checkpoint_retry_seconds=0"));
+    keys.addAll(List.of(more));
+    return JobConfig.load(null, keys).bind("train", TrainConfig.class);
   }
 
   /** Flips bits in the middle of a file, rewriting it whole so HDFS's own checksums match the new bytes. */

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
+import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.testkit.SparkCluster;
@@ -28,7 +29,7 @@ class WorkerScheduleTest {
 
   @Test
   void workersContinueTheScheduleFromTheRoundsGlobalStep() {
-    TransformerConfig model = new TransformerConfig(16, 2, 32, 1, 32, 0.0, 0.0, 0.1, true, false, false);
+    TransformerConfig model = TinyRun.MODEL.toBuilder().dModel(16).dFf(32).dropout(0).build();
     TrainConfig train = JobConfig.load(null, List.of("train.lr_schedule=inverse-sqrt", "train.lr=1e-2",
         "train.warmup_steps=1000", "train.valid_bleu_sentences=0")).bind("train", TrainConfig.class);
     ComputationGraph graph = new TrainJob(SPARK.sc(), "unused", model, train, "").create(300);

@@ -25,7 +25,8 @@ class SentenceTranslatorTest {
   /** Letters a-z and no merges. */
   private static final BpeModel LETTERS = new BpeModel(IntStream.rangeClosed('a', 'z').toArray(), new int[0][], true);
   /** Short outputs keep the untrained model's searches cheap (seed 4: its outputs are letters, not EOS at once). */
-  private static final TranslateConfig SEARCH = new TranslateConfig(1, 0.0, 0.0, 4, 32, 0);
+  private static final TranslateConfig SEARCH = TinyRun.search("translate.beam=1", "translate.length_penalty=0",
+      "translate.max_len_a=0", "translate.max_len_b=4");
 
   private final SentenceTranslator translator = new SentenceTranslator(
       TrainedModel.translator(TransformerFactory.create(TinyRun.MODEL, LETTERS.size(), 4)),

@@ -40,7 +40,8 @@ class TranslateJobTest {
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
 
   /** Short outputs keep an untrained model's searches cheap. */
-  private static final TranslateConfig SEARCH = new TranslateConfig(2, 0.6, 0.0, 6, 4, 3);
+  private static final TranslateConfig SEARCH = TinyRun.search("translate.beam=2", "translate.max_len_a=0",
+      "translate.max_len_b=6", "translate.batch_size=4", "translate.partitions=3");
   private static String run;
   private static CheckpointStore.Checkpoint step10;
   private static CheckpointStore.Checkpoint step20;

@@ -18,6 +18,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.CopyTaskTest;
+import org.sparknmt.model.TestModels;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.nn.Params;
@@ -39,8 +40,8 @@ class IncrementalSearchTest {
    * hypotheses ending with EOS inside a beam are the copy-task model's case.
    */
   private static Transformer randomModel(long seed, boolean preNorm, boolean shareEmbeddings, boolean learnedPositions) {
-    TransformerConfig config = new TransformerConfig(32, 4, 64, 2, 40, 0.0, 0.0, 0.0, shareEmbeddings, preNorm,
-        learnedPositions);
+    TransformerConfig config = TestModels.minimal().dModel(32).heads(4).dFf(64).layers(2).maxLength(40)
+        .labelSmoothing(0).shareEmbeddings(shareEmbeddings).preNorm(preNorm).learnedPositions(learnedPositions).build();
     Params params = new Params();
     Transformer model = new Transformer(config, VOCAB, params);
     Nd4j.getRandom().setSeed(seed);
@@ -114,7 +115,7 @@ class IncrementalSearchTest {
 
   @Test
   void copyTaskModelSearchesLikeTheFullRecomputation() {
-    TransformerConfig config = new TransformerConfig(32, 2, 64, 2, 32, 0.0, 0.0, 0.0, true, false, false);
+    TransformerConfig config = TestModels.minimal().dModel(32).dFf(64).layers(2).labelSmoothing(0).build();
     ComputationGraph graph = TransformerFactory.create(config, CopyTaskTest.VOCAB, TransformerFactory.paperAdam(3e-3), 1,
         DataType.FLOAT);
     Random random = new Random(7);

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.model.TestModels;
 import org.sparknmt.model.TransformerConfig;
 
 /**
@@ -152,7 +153,8 @@ class ConceptGradientTest {
   @ParameterizedTest(name = "preNorm={0}")
   @ValueSource(booleans = {false, true})
   void decoderLayerWithItsThreeSublayers(boolean preNorm) {
-    TransformerConfig c = new TransformerConfig(D, HEADS, 12, 1, 16, 0.0, 0.0, 0.0, true, preNorm, false);
+    TransformerConfig c = TestModels.minimal().dModel(D).heads(HEADS).dFf(12).maxLength(16).labelSmoothing(0)
+        .preNorm(preNorm).build();
     Params p = new Params();
     DecoderLayer layer = new DecoderLayer(p, "dec", c);
     bind(p);
@@ -167,7 +169,8 @@ class ConceptGradientTest {
 
   @Test
   void encoderWithEmbeddingsRepeatedIdsAndLearnedPositions() {
-    TransformerConfig c = new TransformerConfig(D, HEADS, 12, 1, 16, 0.0, 0.0, 0.0, true, false, true);
+    TransformerConfig c = TestModels.minimal().dModel(D).heads(HEADS).dFf(12).maxLength(16).labelSmoothing(0)
+        .learnedPositions(true).build();
     Params p = new Params();
     String embedding = p.declare("emb", Params.Init.EMBEDDING, 7, D);
     Encoder encoder = new Encoder(p, "enc", c, embedding);
