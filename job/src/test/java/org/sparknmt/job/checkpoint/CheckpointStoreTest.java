@@ -66,6 +66,9 @@ class CheckpointStoreTest {
     Path checksums = waitForTemporaryChecksums(dir.resolve("checkpoints"), java.time.Duration.ofSeconds(30));
     assertTrue(Files.isRegularFile(checksums.resolveSibling(CheckpointStore.MODEL)));
     assertTrue(Files.notExists(dir.resolve("checkpoints/step-00000020")), "published before the pause ended");
+    // interrupt inside the pause: an interrupt that reached the file system's code before it could be
+    // swallowed there, and the write would then sleep out its 600 s
+    awaitPause(writer, java.time.Duration.ofSeconds(30));
     writer.interrupt();
     Throwable failure = ended.get(30, java.util.concurrent.TimeUnit.SECONDS);
     assertTrue(failure instanceof IOException, "the interrupted write did not fail: " + failure);
@@ -80,6 +83,18 @@ class CheckpointStoreTest {
         () -> CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "8")));
     assertTrue(e.getMessage().startsWith(CheckpointWritePause.VARIABLE + "=8: expected STEP:SECONDS"), e.getMessage());
     assertEquals(CheckpointWritePause.NONE, CheckpointWritePause.fromEnvironment(Map.of()));
+  }
+
+  private static void awaitPause(Thread writer, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (writer.getState() == Thread.State.TIMED_WAITING && java.util.Arrays.stream(writer.getStackTrace())
+          .anyMatch(frame -> frame.getClassName().equals(CheckpointWritePause.class.getName()))) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the writer did not reach the pause in " + timeout);
   }
 
   private static Path waitForTemporaryChecksums(Path checkpoints, java.time.Duration timeout) throws Exception {
