@@ -100,9 +100,11 @@ class ParameterAveragingTest {
     assertEquals(4, averaged.getConfiguration().getIterationCount());
     assertEquals(4, sequential.getConfiguration().getIterationCount());
     assertFalse(averaged.params().equals(network().params()), "training must move the parameters");
+    // within float rounding (the task and the driver's thread may split libnd4j's reductions differently);
+    // moments restarted or not carried over would differ by about their own size
     assertArrayEquals(sequential.params().data().asFloat(), averaged.params().data().asFloat(), 1e-6f);
     assertArrayEquals(sequential.getUpdater().getStateViewArray().data().asFloat(),
-        averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-9f);
+        averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-6f);
   }
 
   private static ComputationGraph network() {
