@@ -77,7 +77,7 @@ public final class BpeLearner {
    * One id per character, after the marker when the run starts its word; -1 for a character outside
    * the alphabet (it never merges).
    */
-  static int[] symbols(String run, boolean wordStart, Map<Integer, Integer> charIds) {
+  private static int[] symbols(String run, boolean wordStart, Map<Integer, Integer> charIds) {
     int[] symbols = new int[run.codePointCount(0, run.length()) + (wordStart ? 1 : 0)];
     int n = 0;
     if (wordStart) {
