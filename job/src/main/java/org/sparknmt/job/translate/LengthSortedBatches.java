@@ -22,8 +22,10 @@ public final class LengthSortedBatches {
    */
   public static Translation[] translate(Translator translator, int[][] sources, DecodingOptions options, int batchSize) {
     Integer[] order = IntStream.range(0, sources.length).boxed().toArray(Integer[]::new);
-    // stable: equal lengths keep their input order, so results do not depend on the sort's whims
-    Arrays.sort(order, Comparator.comparingInt(i -> sources[i].length));
+    // stable: equal lengths keep their input order, so results do not depend on the sort's whims. Longest
+    // first: the search's workspace is sized by its first batch, and a larger batch after it would
+    // reallocate it (with shortest first that was every batch: half of the search's time, BENCHMARKS.md)
+    Arrays.sort(order, Comparator.comparingInt((Integer i) -> sources[i].length).reversed());
     Translation[] out = new Translation[sources.length];
     for (int start = 0; start < order.length; start += batchSize) {
       int end = Math.min(order.length, start + batchSize);

@@ -3,6 +3,7 @@ package org.sparknmt.model.decode;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.sparknmt.model.nn.Transformer;
 
@@ -17,29 +18,35 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
 
   /**
    * The k best tokens of each decoder state [n, d_model]: the top k of the logits z (their order is
-   * the order of the log-probabilities), log p = z − log Σ exp z. The normalizer is computed in ND4J;
-   * the logits leave it in one bulk copy and the top k is found in Java. (Measured on [128, 8000]:
-   * ND4J's top_k op took 365 ms and its logsumexp op 81 ms, the copy and the Java top 8 3 ms, the
-   * normalizer from max, exp, sum and log 7 ms.)
+   * the order of the log-probabilities), log p = z − log Σ exp z. The logits leave ND4J in one bulk
+   * copy and the top k, whose first is the row's maximum, is found in Java; the normalizer
+   * Σ exp(z − max) is summed in ND4J, in place. (Measured on [128, 8000]: ND4J's top_k op took 365 ms
+   * and its logsumexp op 81 ms; element-wise copies out of ND4J and its max over rows were a quarter
+   * of a search step each, BENCHMARKS.md "Fast search".)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
     INDArray logits = model.logits(states).castTo(DataType.FLOAT);
     if (logits.isView() || logits.ordering() != 'c') {
       logits = logits.dup('c');
     }
-    INDArray max = logits.max(true, 1);
-    INDArray logNormalizer = Transforms.log(Transforms.exp(logits.subColumnVector(max), false).sum(true, 1), false)
-        .addi(max);
-    float[] normalizers = logNormalizer.toFloatVector();
-    float[] z = logits.data().asFloat();
+    int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
-    int[][] tokens = new int[normalizers.length][];
-    float[][] logProbabilities = new float[normalizers.length][];
-    for (int i = 0; i < tokens.length; i++) {
+    float[] z = new float[n * vocab];
+    logits.data().asNioFloat().get(z);
+    int[][] tokens = new int[n][];
+    float[] max = new float[n];
+    for (int i = 0; i < n; i++) {
       tokens[i] = TopK.indices(z, i * vocab, vocab, k);
+      max[i] = z[i * vocab + tokens[i][0]];
+    }
+    float[] sums = Transforms.exp(logits.subiColumnVector(Nd4j.createFromArray(max).reshape(n, 1)), false)
+        .sum(true, 1).toFloatVector();
+    float[][] logProbabilities = new float[n][];
+    for (int i = 0; i < n; i++) {
+      float logNormalizer = (float) Math.log(sums[i]) + max[i];
       logProbabilities[i] = new float[tokens[i].length];
       for (int j = 0; j < tokens[i].length; j++) {
-        logProbabilities[i][j] = z[i * vocab + tokens[i][j]] - normalizers[i];
+        logProbabilities[i][j] = z[i * vocab + tokens[i][j]] - logNormalizer;
       }
     }
     return new NextTokens(tokens, logProbabilities);

@@ -9,9 +9,11 @@ final class TopK {
     int m = Math.min(k, length);
     int[] best = new int[m];
     int size = 0;
+    // the k-th best so far: most values are not above it, so the loop mostly compares and moves on
+    float worstKept = Float.NEGATIVE_INFINITY;
     for (int j = 0; j < length; j++) {
       float v = values[from + j];
-      if (size == m && v <= values[from + best[m - 1]]) {
+      if (size == m && v <= worstKept) {
         continue;
       }
       int pos = size < m ? size++ : m - 1;
@@ -20,6 +22,7 @@ final class TopK {
         pos--;
       }
       best[pos] = j;
+      worstKept = values[from + best[size - 1]];
     }
     return best;
   }

@@ -38,12 +38,25 @@ public final class ScaledDotProductAttention {
     if (mask != null) {
       scores.addi(mask.bias());
     }
-    weights = Nd4j.exec(new SoftMax(scores, scores, -1))[0];
+    weights = softmax(scores);
     if (mask != null) {
       weights.muli(mask.keep());
     }
     droppedWeights = dropout.forward(weights, training);
     return Nd4j.matmul(droppedWeights, v, false, false, false);
+  }
+
+  /**
+   * Softmax over the keys, in place. A single query per head (an incremental decoding step) is
+   * [B, 1, t_k], on which ND4J's softmax op takes about ten times as long as on the same numbers as
+   * [B, t_k] (SoftmaxBench, BENCHMARKS.md "Fast search"), so that case runs on the 2-D view.
+   */
+  private static INDArray softmax(INDArray scores) {
+    if (scores.size(1) == 1) {
+      INDArray rows = scores.reshape('c', scores.size(0), scores.size(2));
+      return Nd4j.exec(new SoftMax(rows, rows, 1))[0].reshape('c', scores.size(0), 1, scores.size(2));
+    }
+    return Nd4j.exec(new SoftMax(scores, scores, -1))[0];
   }
 
   /** The attention weights of the last forward pass, [B, t_q, t_k], before dropout. */
