@@ -10,7 +10,7 @@ import org.sparknmt.model.decode.Translator;
 
 /**
  * Batched search over many sources: sources are sorted by length so that a batch pads little,
- * searched {@code batchSize} at a time, and the translations returned in the sources' order.
+ * searched {@code batchSize} at a time, longest first, and the translations returned in the sources' order.
  */
 public final class LengthSortedBatches {
   private LengthSortedBatches() {}
