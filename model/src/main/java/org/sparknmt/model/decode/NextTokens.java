@@ -21,8 +21,9 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
    * the order of the log-probabilities), log p = z − log Σ exp z. The logits leave ND4J in one bulk
    * copy and the top k, whose first is the row's maximum, is found in Java; the normalizer
    * Σ exp(z − max) is summed in ND4J, in place. (Measured on [128, 8000]: ND4J's top_k op took 365 ms
-   * and its logsumexp op 81 ms; element-wise copies out of ND4J and its max over rows were a quarter
-   * of a search step each, BENCHMARKS.md "Fast search".)
+   * and its logsumexp op 81 ms. In a profile of beam search, the element-wise copy of the logits out of
+   * ND4J and its maximum over rows were each a quarter of this method's samples: BENCHMARKS.md,
+   * "Translation: where a search's time went".)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
     INDArray logits = model.logits(states).castTo(DataType.FLOAT);

@@ -47,9 +47,10 @@ public final class ScaledDotProductAttention {
   }
 
   /**
-   * Softmax over the keys, in place. A single query per head (an incremental decoding step) is
-   * [B, 1, t_k], on which ND4J's softmax op takes about ten times as long as on the same numbers as
-   * [B, t_k] (SoftmaxBench, BENCHMARKS.md "Fast search"), so that case runs on the 2-D view.
+   * Softmax over the keys, in place. A single query per head (an incremental decoding step) gives
+   * scores [B, 1, t_k]; ND4J's softmax op was the largest share of a beam search's profile on those and
+   * slower on them than on the same numbers as [B, t_k], so that case runs on the 2-D view
+   * (BENCHMARKS.md, "Translation: where a search's time went").
    */
   private static INDArray softmax(INDArray scores) {
     if (scores.size(1) == 1) {
