@@ -24,7 +24,8 @@ public final class LengthSortedBatches {
     Integer[] order = IntStream.range(0, sources.length).boxed().toArray(Integer[]::new);
     // stable: equal lengths keep their input order, so results do not depend on the sort's whims. Longest
     // first: the search's workspace is sized by its first batch, and a larger batch after it would
-    // reallocate it (with shortest first that was every batch: half of the search's time, BENCHMARKS.md)
+    // reallocate it (with shortest first nearly every batch did: BENCHMARKS.md, "Translation: where a
+    // search's time went")
     Arrays.sort(order, Comparator.comparingInt((Integer i) -> sources[i].length).reversed());
     Translation[] out = new Translation[sources.length];
     for (int start = 0; start < order.length; start += batchSize) {
