@@ -45,6 +45,11 @@ final class Beam {
     return beams;
   }
 
+  /** The most tokens an output may have (EOS included), and so the most decoding steps. */
+  int maxLength() {
+    return maxLength;
+  }
+
   boolean done() {
     return finished.size() >= width || active.isEmpty();
   }

@@ -33,15 +33,20 @@ final class BeamSearch {
           + model.vocabSize() + " tokens)");
     }
     List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
-    // every array of the search lives in one workspace: only Java arrays (the hypotheses) leave it
+    int maxPositions = beams.stream().mapToInt(Beam::maxLength).max().orElse(0);
+    // the encoding and the cache live in the search's workspace, each step's temporaries in one that the
+    // next step reuses; only Java arrays (the hypotheses) leave them
     try (MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.SEARCH)) {
       SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
       INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
-      DecoderCache cache = model.decoder().start(memory, src.size(), src.keep());
+      DecoderCache cache = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(),
+          maxPositions);
       List<Beam> live = beams;
       for (int position = 0; !live.isEmpty(); position++) {
-        INDArray states = model.decoder().step(newestTokens(live), position, cache);
-        live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
+        try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
+          INDArray states = model.decoder().step(newestTokens(live), position, cache);
+          live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
+        }
       }
     }
     return beams.stream().map(Beam::best).toList();

@@ -16,6 +16,7 @@ public final class Decoder {
   private final List<DecoderLayer> layers = new ArrayList<>();
   private final LayerNorm finalNorm;
   private final int heads;
+  private final int dk;
 
   public Decoder(Params params, String name, TransformerConfig c, String embeddingWeights) {
     this.embedding = new TokenEmbedding(params, embeddingWeights, c.dModel());
@@ -26,6 +27,7 @@ public final class Decoder {
     }
     this.finalNorm = c.preNorm() ? new LayerNorm(params, name + ".norm", c.dModel()) : null;
     this.heads = c.heads();
+    this.dk = c.dModel() / c.heads();
   }
 
   /** tgtIn: batch·t_tgt token ids (BOS first), sentence-major; returns [batch·t_tgt, d_model]. */
@@ -38,13 +40,16 @@ public final class Decoder {
     return finalNorm == null ? x : finalNorm.forward(x);
   }
 
-  /** Starts incremental decoding of a batch: each layer's source keys and values, projected once. */
-  public DecoderCache start(INDArray memory, int batch, INDArray sourceKeep) {
+  /**
+   * Starts incremental decoding of a batch: each layer's source keys and values, projected once, and
+   * room for the outputs' keys and values, up to maxHypotheses hypotheses of up to maxPositions tokens.
+   */
+  public DecoderCache start(INDArray memory, int batch, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
     List<KeysValues> source = new ArrayList<>();
     for (DecoderLayer layer : layers) {
       source.add(layer.crossAttention().keysValues(memory, batch));
     }
-    return new DecoderCache(heads, source, sourceKeep);
+    return new DecoderCache(heads, dk, source, sourceKeep, maxHypotheses, maxPositions);
   }
 
   /**

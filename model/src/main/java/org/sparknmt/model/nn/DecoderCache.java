@@ -1,6 +1,8 @@
 package org.sparknmt.model.nn;
 
 import java.util.List;
+import java.util.function.Supplier;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -11,19 +13,30 @@ import org.nd4j.linalg.factory.Nd4j;
  * position so far, one position appended per step. Every live sentence has the same number k of
  * hypotheses in a step, so the k queries of a sentence attend to its source as one [k, t_src] block
  * and the source is never copied per hypothesis.
+ *
+ * <p>What the cache keeps lives in the workspace that was current when it was made (the search's), so
+ * that a search may run each step in a workspace of its own that the next step reuses.
  */
 public final class DecoderCache {
   private final int heads;
+  private final MemoryWorkspace home;
   private final KeysValues[] source;
-  private final KeysValues[] outputs;
+  private final SelfAttentionCache[] outputs;
   private INDArray sourceKeep;
   private AttentionMask sourceMask;
 
-  /** cross: each layer's source keys and values [sentences·h, t_src, d_k]; sourceKeep [sentences, t_src]. */
-  DecoderCache(int heads, List<KeysValues> cross, INDArray sourceKeep) {
+  /**
+   * cross: each layer's source keys and values [sentences·h, t_src, d_k]; sourceKeep [sentences, t_src];
+   * the self-attention caches hold up to maxHypotheses hypotheses of up to maxPositions positions.
+   */
+  DecoderCache(int heads, int dk, List<KeysValues> cross, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
     this.heads = heads;
+    this.home = Nd4j.getMemoryManager().getCurrentWorkspace();
     this.source = cross.toArray(KeysValues[]::new);
-    this.outputs = new KeysValues[source.length];
+    this.outputs = new SelfAttentionCache[source.length];
+    for (int l = 0; l < outputs.length; l++) {
+      outputs[l] = new SelfAttentionCache(maxHypotheses, maxPositions, heads, dk, sourceKeep.dataType());
+    }
     this.sourceKeep = sourceKeep;
   }
 
@@ -38,16 +51,18 @@ public final class DecoderCache {
    * the j-th sentence still searched. Finished sentences and dropped hypotheses leave the cache.
    */
   public void select(int[] hypotheses, int[] sentences) {
-    if (!isIdentity(hypotheses, (int) outputs[0].keys().size(0) / heads)) {
-      for (int l = 0; l < outputs.length; l++) {
-        outputs[l] = outputs[l].gather(hypotheses, heads);
+    if (!isIdentity(hypotheses, outputs[0].hypotheses())) {
+      for (SelfAttentionCache layer : outputs) {
+        layer.select(hypotheses);
       }
     }
     if (sentences.length != sentences()) {
       for (int l = 0; l < source.length; l++) {
-        source[l] = source[l].gather(sentences, heads);
+        KeysValues all = source[l];
+        source[l] = kept(() -> all.gather(sentences, heads));
       }
-      sourceKeep = Nd4j.pullRows(sourceKeep, 1, sentences);
+      INDArray keep = sourceKeep;
+      sourceKeep = kept(() -> Nd4j.pullRows(keep, 1, sentences));
       sourceMask = null;
     }
   }
@@ -58,8 +73,7 @@ public final class DecoderCache {
 
   /** Appends the newest position's keys and values to a layer's self-attention cache; returns all positions. */
   KeysValues appendOutput(int layer, KeysValues newest) {
-    outputs[layer] = outputs[layer] == null ? newest : outputs[layer].append(newest);
-    return outputs[layer];
+    return outputs[layer].append(newest);
   }
 
   /** Source padding for the k = hypotheses/sentences queries of each sentence, [sentences·h, k, t_src]. */
@@ -71,9 +85,17 @@ public final class DecoderCache {
     int k = hypotheses / n;
     if (sourceMask == null || sourceMask.keep().size(1) != k) {
       int ts = (int) sourceKeep.size(1);
-      sourceMask = AttentionMask.of(sourceKeep, n, k, ts, heads, false, sourceKeep.dataType());
+      sourceMask = kept(() -> AttentionMask.of(sourceKeep, n, k, ts, heads, false, sourceKeep.dataType()));
     }
     return sourceMask;
+  }
+
+  /** Allocates what outlives a step in the cache's home workspace (none: outside every workspace). */
+  private <T> T kept(Supplier<T> allocation) {
+    try (MemoryWorkspace scope = home == null
+        ? Nd4j.getWorkspaceManager().scopeOutOfWorkspaces() : home.notifyScopeBorrowed()) {
+      return allocation.get();
+    }
   }
 
   private static boolean isIdentity(int[] rows, int n) {

@@ -14,11 +14,6 @@ record KeysValues(INDArray keys, INDArray values) {
     return new KeysValues(gather(keys, rows, heads), gather(values, rows, heads));
   }
 
-  /** One more position: [n·h, t, d_k] and [n·h, 1, d_k] -> [n·h, t + 1, d_k]. */
-  KeysValues append(KeysValues next) {
-    return new KeysValues(Nd4j.concat(1, keys, next.keys), Nd4j.concat(1, values, next.values));
-  }
-
   /** [n·h, t, d_k] -> [n, h·t·d_k] rows pulled -> [rows·h, t, d_k]. */
   private static INDArray gather(INDArray x, int[] rows, int heads) {
     long n = x.size(0) / heads;

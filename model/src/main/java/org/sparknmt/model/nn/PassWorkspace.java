@@ -26,8 +26,11 @@ public final class PassWorkspace {
   /** A forward pass without gradients: validation's loss and probabilities. */
   public static final String INFERENCE = "SPARKNMT_INFERENCE";
 
-  /** One search over a batch of sources: encoding, every decoding step and the cache. */
+  /** One search over a batch of sources: the encoding and the decoder's cache. */
   public static final String SEARCH = "SPARKNMT_SEARCH";
+
+  /** One decoding step of a search: its temporaries, gone when the next step reuses the workspace. */
+  public static final String SEARCH_STEP = "SPARKNMT_SEARCH_STEP";
 
   private static final WorkspaceConfiguration CONFIGURATION = WorkspaceConfiguration.builder()
       .initialSize(0)
@@ -54,7 +57,7 @@ public final class PassWorkspace {
    */
   public static void release() {
     MemoryWorkspaceManager manager = Nd4j.getWorkspaceManager();
-    for (String id : new String[] {TRAINING_STEP, INFERENCE, SEARCH}) {
+    for (String id : new String[] {TRAINING_STEP, INFERENCE, SEARCH, SEARCH_STEP}) {
       if (manager.checkIfWorkspaceExists(id)) {
         manager.destroyWorkspace(manager.getWorkspaceForCurrentThread(id));
       }
