@@ -57,8 +57,7 @@ final class Progress {
     if (done <= 0) {
       return "?";
     }
-    long stepsPerEpoch = (long) Math.ceil((double) batches / workers);
-    long byEpochs = config.maxEpochs() * stepsPerEpoch;
+    long byEpochs = config.maxEpochs() * RoundPlan.stepsPerEpoch(batches, workers, config.averagingFrequency());
     long target = config.maxSteps() > 0 ? Math.min(config.maxSteps(), byEpochs) : byEpochs;
     double seconds = (now - startNanos) / 1e9 / done * Math.max(0, target - state.step());
     long s = Math.round(seconds);

@@ -54,6 +54,20 @@ public final class RoundPlan {
     return (order.length + perRound - 1) / perRound;
   }
 
+  /**
+   * The updates each worker makes in round {@code round}, and so how far the global step advances: k,
+   * or the fullest worker's batches in a last round short of W·k batches.
+   */
+  public int steps(int round) {
+    return Math.min(averagingFrequency, slots(round).size());
+  }
+
+  /** The global steps of an epoch: the sum of {@link #steps(int)} over its rounds. */
+  static long stepsPerEpoch(int batches, int workers, int averagingFrequency) {
+    int perRound = workers * averagingFrequency;
+    return (long) (batches / perRound) * averagingFrequency + Math.min(averagingFrequency, batches % perRound);
+  }
+
   /** Batch index to slot (worker · k + position within the worker's run) for round {@code round}. */
   public Map<Long, Integer> slots(int round) {
     if (round < 0 || round >= rounds()) {

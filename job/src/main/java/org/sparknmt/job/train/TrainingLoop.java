@@ -85,7 +85,7 @@ final class TrainingLoop {
           .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
       long dropoutSeed = Seeds.mix(Seeds.mix(Seeds.mix(config.seed(), DROPOUT_STREAM), state.epoch()), round);
       long roundStart = System.nanoTime();
-      int steps = Math.min(config.averagingFrequency(), slots.size());
+      int steps = plan.steps(round);
       averaging.fitRound(roundData, dropoutSeed, state.step(), steps);
       double seconds = (System.nanoTime() - roundStart) / 1e9;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -33,6 +34,21 @@ class RoundPlanTest {
   void lastRoundIsPartial() {
     RoundPlan plan = new RoundPlan(7, 0, 23, 2, 5);
     assertEquals(3, plan.slots(2).size());
+  }
+
+  @Test
+  void anEpochTakesTheStepsOfItsFullestWorkers() {
+    // the Multi30k recipe: 328 batches, 2 workers, k = 10 take 168 steps an epoch, not 328 / 2
+    for (int[] c : new int[][] {{23, 2, 5}, {328, 2, 10}, {20, 2, 10}, {7, 3, 1}, {5, 4, 3}}) {
+      RoundPlan plan = new RoundPlan(7, 0, c[0], c[1], c[2]);
+      long steps = 0;
+      for (int round = 0; round < plan.rounds(); round++) {
+        steps += plan.steps(round);
+      }
+      assertEquals(steps, RoundPlan.stepsPerEpoch(c[0], c[1], c[2]), Arrays.toString(c));
+    }
+    assertEquals(168, RoundPlan.stepsPerEpoch(328, 2, 10));
+    assertEquals(13, RoundPlan.stepsPerEpoch(23, 2, 5), "5 + 5 + the last round's 3");
   }
 
   @Test
