@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.vocab.BpeModel;
+import org.sparknmt.datasets.vocab.SpecialTokens;
 
 /**
  * {@code RUN/data/manifest.json}: what a prepare run read, kept and rejected (read = kept +
@@ -49,18 +50,18 @@ final class Manifest {
     }
 
     ObjectNode vocabNode = root.putObject(ManifestField.VOCAB.key());
-    vocabNode.put("file", "vocab/bpe.json");
+    vocabNode.put(ManifestField.FILE.key(), RunLayout.VOCAB_FILE);
     vocabNode.put(ManifestField.SHA256.key(), vocabHash);
     vocabNode.put(ManifestField.SIZE.key(), vocab.size());
     vocabNode.put("alphabet", vocab.alphabet().length);
     vocabNode.put("merges", vocab.merges());
     ObjectNode reserved = vocabNode.putObject("reserved_ids");
-    reserved.put("pad", 0);
-    reserved.put("bos", 1);
-    reserved.put("eos", 2);
-    reserved.put("unk", 3);
-    reserved.put("bytes", "4-259");
-    reserved.put("word_marker", 260);
+    reserved.put("pad", SpecialTokens.PAD);
+    reserved.put("bos", SpecialTokens.BOS);
+    reserved.put("eos", SpecialTokens.EOS);
+    reserved.put("unk", SpecialTokens.UNK);
+    reserved.put("bytes", SpecialTokens.BYTE_OFFSET + "-" + (SpecialTokens.WORD - 1));
+    reserved.put("word_marker", SpecialTokens.WORD);
 
     for (Split split : Split.values()) {
       root.set(split.folder(), split(tally.of(split), shards.getOrDefault(split, List.of())));
@@ -97,7 +98,7 @@ final class Manifest {
     long real = shards.stream().mapToLong(ShardInfo::realTokens).sum();
     long padded = shards.stream().mapToLong(ShardInfo::paddedTokens).sum();
     node.put(ManifestField.BATCHES.key(), shards.stream().mapToLong(ShardInfo::batches).sum());
-    node.put("real_tokens", real);
+    node.put(ManifestField.REAL_TOKENS.key(), real);
     node.put("padded_tokens", padded);
     node.put(ManifestField.PADDING_RATIO.key(),
         padded == 0 ? 0.0 : Math.round(1e6 * (padded - real) / (double) padded) / 1e6);
@@ -107,7 +108,7 @@ final class Manifest {
     for (ShardInfo shard : shards) {
       ObjectNode s = files.addObject();
       s.put(ManifestField.FILE.key(), shard.file());
-      s.put("batches", shard.batches());
+      s.put(ManifestField.BATCHES.key(), shard.batches());
       s.put("pairs", shard.pairs());
       s.put("bytes", shard.bytes());
     }

@@ -10,6 +10,8 @@ import org.apache.hadoop.fs.Path;
  */
 public record RunLayout(Path run) {
   public static final String MANIFEST = "manifest.json";
+  /** The vocabulary, relative to the data folder (the manifest names it too). */
+  public static final String VOCAB_FILE = "vocab/bpe.json";
   static final String TMP_PREFIX = "data.tmp-";
   static final String OLD_PREFIX = "data.old-";
 
@@ -28,11 +30,11 @@ public record RunLayout(Path run) {
 
   /** The vocabulary, {@code vocab/bpe.json}, and beside it its SHA-256 in {@code sha256sum} format. */
   public static Path vocabFile(Path data) {
-    return new Path(new Path(data, "vocab"), "bpe.json");
+    return new Path(data, VOCAB_FILE);
   }
 
   public static Path vocabHashFile(Path data) {
-    return new Path(new Path(data, "vocab"), "bpe.json.sha256");
+    return new Path(data, VOCAB_FILE + ".sha256");
   }
 
   public static Path rejects(Path data) {

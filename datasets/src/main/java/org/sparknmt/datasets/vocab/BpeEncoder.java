@@ -103,17 +103,8 @@ public final class BpeEncoder {
    * adjacent pair learned first. Unknown characters are {@code -(cp + 1)}.
    */
   private int[] merge(String run, boolean wordStart) {
-    int[] s = new int[run.codePointCount(0, run.length()) + 1];
-    int n = 0;
-    if (wordStart) {
-      s[n++] = SpecialTokens.WORD;
-    }
-    for (int i = 0; i < run.length(); ) {
-      int cp = run.codePointAt(i);
-      i += Character.charCount(cp);
-      Integer id = charIds.get(cp);
-      s[n++] = id != null ? id : -(cp + 1);
-    }
+    int[] s = BpeLearner.symbols(run, wordStart, charIds);
+    int n = s.length;
     while (n > 1) {
       int best = Integer.MAX_VALUE;
       int at = -1;

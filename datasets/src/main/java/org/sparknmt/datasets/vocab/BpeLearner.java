@@ -74,10 +74,11 @@ public final class BpeLearner {
   }
 
   /**
-   * One id per character, after the marker when the run starts its word; -1 for a character outside
-   * the alphabet (it never merges).
+   * BPE's starting symbols of a run of characters, for learning and encoding alike: one id per
+   * character, after the word marker when the run starts its word; a character outside the alphabet is
+   * -(code point + 1), negative so that it never merges and the encoder can spell it out in bytes.
    */
-  private static int[] symbols(String run, boolean wordStart, Map<Integer, Integer> charIds) {
+  static int[] symbols(String run, boolean wordStart, Map<Integer, Integer> charIds) {
     int[] symbols = new int[run.codePointCount(0, run.length()) + (wordStart ? 1 : 0)];
     int n = 0;
     if (wordStart) {
@@ -86,7 +87,8 @@ public final class BpeLearner {
     for (int i = 0; i < run.length(); ) {
       int cp = run.codePointAt(i);
       i += Character.charCount(cp);
-      symbols[n++] = charIds.getOrDefault(cp, -1);
+      Integer id = charIds.get(cp);
+      symbols[n++] = id != null ? id : -(cp + 1);
     }
     return symbols;
   }

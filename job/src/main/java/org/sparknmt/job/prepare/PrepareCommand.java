@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.spark.CorpusInput;
+import org.sparknmt.datasets.spark.ManifestField;
 import org.sparknmt.datasets.spark.PrepareJob;
+import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.cli.RunLockOption;
@@ -159,29 +161,33 @@ public final class PrepareCommand implements Callable<Integer> {
 
   static String summary(PrepareJob.Result result, double seconds) {
     JsonNode m = result.manifest();
-    JsonNode counts = m.get("counts");
+    JsonNode counts = ManifestField.COUNTS.of(m);
+    JsonNode vocab = ManifestField.VOCAB.of(m);
     if (result.upToDate()) {
-      return "prepare: " + result.data() + " is up to date (same inputs and config): " + counts.get("kept").asLong()
-          + " pairs, vocab sha256 " + m.get("vocab").get("sha256").asText();
+      return "prepare: " + result.data() + " is up to date (same inputs and config): "
+          + ManifestField.KEPT.of(counts).asLong() + " pairs, vocab sha256 " + ManifestField.SHA256.of(vocab).asText();
     }
     StringBuilder reasons = new StringBuilder();
-    for (Iterator<Map.Entry<String, JsonNode>> it = counts.get("rejected_by_reason").fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = ManifestField.REJECTED_BY_REASON.of(counts).fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (e.getValue().asLong() > 0) {
         reasons.append(reasons.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue().asLong());
       }
     }
-    long read = counts.get("read").asLong();
+    long read = ManifestField.READ.of(counts).asLong();
+    JsonNode train = m.path(Split.TRAIN.folder());
     return String.format(
         "prepare: read %d pairs, kept %d (train %d, valid %d), rejected %d%s%n"
             + "prepare: vocab %d ids, sha256 %s%n"
             + "prepare: train %d batches in %d shards, %d tokens, padding %.1f%%%n"
             + "prepare: wrote %s in %.1f s (%.0f pairs/s)",
-        read, counts.get("kept").asLong(), counts.get("train").asLong(), counts.get("valid").asLong(),
-        counts.get("rejected").asLong(), reasons.length() == 0 ? "" : " (" + reasons + ")",
-        m.get("vocab").get("size").asLong(), m.get("vocab").get("sha256").asText(),
-        m.get("train").get("batches").asLong(), m.get("train").get("shards").size(),
-        m.get("train").get("real_tokens").asLong(), 100 * m.get("train").get("padding_ratio").asDouble(),
+        read, ManifestField.KEPT.of(counts).asLong(), counts.path(Split.TRAIN.folder()).asLong(),
+        counts.path(Split.VALID.folder()).asLong(), ManifestField.REJECTED.of(counts).asLong(),
+        reasons.length() == 0 ? "" : " (" + reasons + ")",
+        ManifestField.SIZE.of(vocab).asLong(), ManifestField.SHA256.of(vocab).asText(),
+        ManifestField.BATCHES.of(train).asLong(), ManifestField.SHARDS.of(train).size(),
+        ManifestField.REAL_TOKENS.of(train).asLong(), 100 * ManifestField.PADDING_RATIO.of(train).asDouble(),
         result.data(), seconds, read / seconds);
   }
+
 }
