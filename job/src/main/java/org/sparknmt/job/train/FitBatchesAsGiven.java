@@ -26,8 +26,11 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
   private final long startStep;
   private final WorkerTimings timings;
 
-  /** A worker's network after its batches, and its loss on the last one. */
-  record Result(RoundState state, double score) implements Serializable {}
+  /**
+   * A worker's network after its batches, its loss on the last one, and the bytes its training step's
+   * workspace grew to.
+   */
+  record Result(RoundState state, double score, long stepWorkspaceBytes) implements Serializable {}
 
   /**
    * @param returnUpdater whether Adam's state comes back for averaging
@@ -48,6 +51,7 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
       return Collections.emptyIterator();
     }
     try {
+      PassWorkspace.reserve(PassWorkspace.TRAINING_STEP, start.value().stepWorkspaceBytes());
       ComputationGraph net = start.value().network();
       // a cloned configuration starts its iteration count at 0
       net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
@@ -62,7 +66,8 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
         timings.addFit(System.nanoTime() - fitStart);
         timings.addBatch(targetTokens(slotted._2()));
       }
-      return Collections.singletonList(new Result(RoundState.of(net, returnUpdater), net.score())).iterator();
+      Result result = new Result(RoundState.of(net, returnUpdater), net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
+      return Collections.singletonList(result).iterator();
     } finally {
       PassWorkspace.release();
     }

@@ -29,6 +29,8 @@ final class ParameterAveraging {
   /** null: plain averaging. */
   private final BlockMomentum outer;
   private double score = Double.NaN;
+  /** The largest training-step workspace a worker has needed so far: the next round's workers reserve it. */
+  private long stepWorkspaceBytes;
 
   ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, WorkerTimings timings,
       BlockMomentum outer) {
@@ -52,7 +54,7 @@ final class ParameterAveraging {
   void fitRound(JavaPairRDD<Integer, Batch> round, long dropoutSeed, long startStep, int steps) {
     INDArray before = outer == null ? null : network.params().dup();
     Broadcast<RoundStart> start =
-        sc.broadcast(new RoundStart(network.getConfiguration(), RoundState.of(network, averageUpdater)));
+        sc.broadcast(new RoundStart(network.getConfiguration(), RoundState.of(network, averageUpdater), stepWorkspaceBytes));
     List<FitBatchesAsGiven.Result> results;
     try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
       results = round.mapPartitions(new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings))
@@ -87,6 +89,8 @@ final class ParameterAveraging {
       network.getUpdater().setStateViewArray(updater.divi(results.size()));
     }
     score = scores / results.size();
+    stepWorkspaceBytes = Math.max(stepWorkspaceBytes,
+        results.stream().mapToLong(FitBatchesAsGiven.Result::stepWorkspaceBytes).max().orElse(0));
   }
 
   /** Writes the outer optimizer's state into a checkpoint; null with plain averaging, or before its first round. */
@@ -96,6 +100,11 @@ final class ParameterAveraging {
 
   ComputationGraph network() {
     return network;
+  }
+
+  /** The training-step workspace the next round's workers reserve: the largest any worker has needed; 0 before the first round. */
+  long stepWorkspaceBytes() {
+    return stepWorkspaceBytes;
   }
 
   /** The workers' mean loss on their last batches of the last round; NaN before the first. */

@@ -3,6 +3,7 @@ package org.sparknmt.job.train;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -39,7 +40,7 @@ class ParameterAveragingTest {
   @Test
   void theRoundEndsAtTheMeanOfItsWorkers() {
     ComputationGraph graph = network();
-    Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true)));
+    Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()));
     FitBatchesAsGiven.Result first;
     FitBatchesAsGiven.Result second;
@@ -66,6 +67,9 @@ class ParameterAveragingTest {
     assertArrayEquals(expectedUpdater.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat(), 1e-9f);
     assertEquals((first.score() + second.score()) / 2, averaging.score(), 1e-6);
     assertEquals(41, graph.getConfiguration().getIterationCount());
+    // the next round's workers reserve the largest step workspace this round's needed
+    assertEquals(Math.max(first.stepWorkspaceBytes(), second.stepWorkspaceBytes()), averaging.stepWorkspaceBytes());
+    assertTrue(averaging.stepWorkspaceBytes() > 0);
   }
 
   @Test

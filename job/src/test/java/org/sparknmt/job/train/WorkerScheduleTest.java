@@ -35,7 +35,7 @@ class WorkerScheduleTest {
     ComputationGraph graph = new TrainJob(SPARK.sc(), "unused", model, train, "").create(300);
     INDArray initial = graph.params().dup();
     Broadcast<RoundStart> start =
-        SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true)));
+        SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
 
     double fromStepZero = movement(start, 0, initial);
     double fromStep900 = movement(start, 900, initial);

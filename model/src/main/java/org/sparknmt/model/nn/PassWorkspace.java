@@ -43,6 +43,33 @@ public final class PassWorkspace {
 
   private PassWorkspace() {}
 
+  /**
+   * Gives this thread's workspace named id {@code bytes} before its first pass, when it has none yet and
+   * bytes is positive, so that the first pass fits instead of spilling while the workspace learns its size.
+   * A training task starts on a thread without workspaces ({@link #release}), and its first step spilled
+   * the whole step (about 1.2 GB for the recipe's batch) into separate allocations: on this machine kind a
+   * fresh 4 KB page costs about 11 µs, and the spilled arrays cost more than the step's arithmetic
+   * (BENCHMARKS.md, "Fresh pages").
+   */
+  public static void reserve(String id, long bytes) {
+    MemoryWorkspaceManager manager = Nd4j.getWorkspaceManager();
+    if (bytes > 0 && !manager.checkIfWorkspaceExists(id)) {
+      manager.getWorkspaceForCurrentThread(sized(bytes), id);
+    }
+  }
+
+  /** The workspace's configuration, starting at exactly {@code bytes}; a larger pass still grows it. */
+  private static WorkspaceConfiguration sized(long bytes) {
+    return WorkspaceConfiguration.builder()
+        .initialSize(bytes)
+        .overallocationLimit(CONFIGURATION.getOverallocationLimit())
+        .policyAllocation(AllocationPolicy.STRICT)
+        .policyLearning(CONFIGURATION.getPolicyLearning())
+        .policyReset(CONFIGURATION.getPolicyReset())
+        .policySpill(CONFIGURATION.getPolicySpill())
+        .build();
+  }
+
   /** Opens (activates) the workspace named id on this thread; close it when the pass ends. */
   public static MemoryWorkspace open(String id) {
     return Nd4j.getWorkspaceManager().getAndActivateWorkspace(CONFIGURATION, id);
