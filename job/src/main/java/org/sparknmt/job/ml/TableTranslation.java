@@ -1,11 +1,15 @@
 package org.sparknmt.job.ml;
 
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.threads.LocalTaskThreads;
 
 /**
  * {@code sparknmt translate --input-format FORMAT}: a table to the same table with a translation
- * column, by {@link TranslationTransformer}.
+ * column, by {@link TranslationTransformer}; in local mode its tasks share ND4J's threads while they
+ * search ({@link LocalTaskThreads}).
  */
 public final class TableTranslation {
   private TableTranslation() {}
@@ -28,7 +32,10 @@ public final class TableTranslation {
     spark.sparkContext().setJobGroup("translate", "sparknmt translate: " + input + " (" + inputFormat + ") -> " + output
         + " (" + outputFormat + ")", false);
     long start = System.nanoTime();
-    outputFormat.write(translation.transform(inputFormat.read(spark, input)), output, replace);
+    Dataset<Row> translated = translation.transform(inputFormat.read(spark, input));
+    try (LocalTaskThreads threads = LocalTaskThreads.share(spark.sparkContext(), translated.rdd().getNumPartitions())) {
+      outputFormat.write(translated, output, replace);
+    }
     double seconds = (System.nanoTime() - start) / 1e9;
     // counted on the written table, after the clock: parquet and orc answer from their footers
     return new Result(outputFormat.read(spark, output).count(), seconds);
