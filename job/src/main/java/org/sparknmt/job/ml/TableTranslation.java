@@ -1,15 +1,11 @@
 package org.sparknmt.job.ml;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.threads.LocalTaskThreads;
 
 /**
  * {@code sparknmt translate --input-format FORMAT}: a table to the same table with a translation
- * column, by {@link TranslationTransformer}; in local mode its tasks share ND4J's threads while they
- * search ({@link LocalTaskThreads}).
+ * column, by {@link TranslationTransformer}.
  */
 public final class TableTranslation {
   private TableTranslation() {}
@@ -32,10 +28,7 @@ public final class TableTranslation {
     spark.sparkContext().setJobGroup("translate", "sparknmt translate: " + input + " (" + inputFormat + ") -> " + output
         + " (" + outputFormat + ")", false);
     long start = System.nanoTime();
-    Dataset<Row> translated = translation.transform(inputFormat.read(spark, input));
-    try (LocalTaskThreads threads = LocalTaskThreads.share(spark.sparkContext(), translated.rdd().getNumPartitions())) {
-      outputFormat.write(translated, output, replace);
-    }
+    outputFormat.write(translation.transform(inputFormat.read(spark, input)), output, replace);
     double seconds = (System.nanoTime() - start) / 1e9;
     // counted on the written table, after the clock: parquet and orc answer from their footers
     return new Result(outputFormat.read(spark, output).count(), seconds);

@@ -8,14 +8,12 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
 import org.sparknmt.job.io.HadoopLines;
 import org.sparknmt.job.io.SingleFileOutput;
-import org.sparknmt.job.threads.LocalTaskThreads;
 import scala.Tuple2;
 
 /**
  * Batch translation on Spark: the model and vocabulary are broadcast once, each partition is
  * translated in blocks of {@value TranslatedBlocks#BLOCK} lines (sorted by length inside a block, order restored),
  * and the translations are written as one file with exactly the input's lines in the input's order.
- * In local mode the concurrent tasks share ND4J's threads while they search ({@link LocalTaskThreads}).
  */
 public final class TranslateJob {
   private TranslateJob() {}
@@ -52,10 +50,7 @@ public final class TranslateJob {
     LongAccumulator tokens = sc.sc().longAccumulator("target tokens");
     try {
       JavaRDD<String> translations = translate(partitioned(lines, config.partitions()), shared, config, tokens);
-      long written;
-      try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), translations.getNumPartitions())) {
-        written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
-      }
+      long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
       return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
     } finally {
       shared.destroy();

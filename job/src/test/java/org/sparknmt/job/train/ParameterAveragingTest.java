@@ -19,7 +19,6 @@ import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
-import org.sparknmt.job.threads.LocalTaskThreads;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.testkit.SparkCluster;

@@ -1,4 +1,4 @@
-package org.sparknmt.job.threads;
+package org.sparknmt.job.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.testkit.SparkCluster;
 
-/** ND4J's threads are shared among local mode's concurrent tasks (or the driver's threads), and given back after. */
+/** ND4J's threads are shared among local mode's concurrent training tasks, and given back after. */
 class LocalTaskThreadsTest {
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster("local[2]");
 
@@ -47,19 +47,6 @@ class LocalTaskThreadsTest {
       assertEquals(threads, Nd4j.getEnvironment().maxMasterThreads());
     }
     assertEquals(threads, Nd4j.getEnvironment().maxMasterThreads());
-  }
-
-  @Test
-  void theDriversThreadsShareTheSameWay() {
-    try (LocalTaskThreads shared = LocalTaskThreads.among(2)) {
-      assertEquals(threads / 2, shared.perTask());
-      assertEquals(threads / 2, Nd4j.getEnvironment().maxMasterThreads());
-    }
-    assertEquals(threads, Nd4j.getEnvironment().maxMasterThreads());
-    try (LocalTaskThreads alone = LocalTaskThreads.among(1)) {
-      assertEquals(0, alone.perTask());
-      assertEquals(threads, Nd4j.getEnvironment().maxMasterThreads());
-    }
   }
 
   @Test
