@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -14,6 +15,12 @@ import org.nd4j.linalg.factory.Nd4j;
 class PassWorkspaceTest {
   private static final String ID = PassWorkspace.TRAINING_STEP;
   private static final long PASS_BYTES = 4L << 20;
+
+  // other tests on this thread may have left their step workspace; each test starts without one
+  @BeforeEach
+  void startWithoutWorkspaces() {
+    PassWorkspace.release();
+  }
 
   @AfterEach
   void release() {
