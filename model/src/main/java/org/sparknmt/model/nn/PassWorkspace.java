@@ -58,11 +58,13 @@ public final class PassWorkspace {
     }
   }
 
-  /** The workspace's configuration, starting at exactly {@code bytes}; a larger pass still grows it. */
+  /**
+   * The workspace's configuration, starting at exactly {@code bytes} (which already hold the 20 % of the
+   * workspace that learned them), without more over-allocation; a larger pass still grows it, to its size.
+   */
   private static WorkspaceConfiguration sized(long bytes) {
     return WorkspaceConfiguration.builder()
         .initialSize(bytes)
-        .overallocationLimit(CONFIGURATION.getOverallocationLimit())
         .policyAllocation(AllocationPolicy.STRICT)
         .policyLearning(CONFIGURATION.getPolicyLearning())
         .policyReset(CONFIGURATION.getPolicyReset())
