@@ -28,10 +28,13 @@ import picocli.CommandLine.Option;
     description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4 (median of REPEATS runs).")
 public final class TranslateBenchmark implements Callable<Integer> {
   private static final int WARM_UP_LINES = 64;
-  private static final int BATCH_SIZE = 32;
 
   @Mixin
   TranslationBenchSetup setup;
+
+  @Option(names = "--batch-size", defaultValue = "128", paramLabel = "N",
+      description = "Sentences searched together (default ${DEFAULT-VALUE}, translate's).")
+  int batchSize;
 
   @Option(names = "--ref", required = true, paramLabel = "FILE", description = "Reference translations of the input.")
   String ref;
@@ -50,12 +53,12 @@ public final class TranslateBenchmark implements Callable<Integer> {
       TranslationModel model = setup.loadModel(sc);
       int cores = sc.defaultParallelism();
       // the length penalty of the recipe's translate section (chosen on valid)
-      TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, BATCH_SIZE, cores);
+      TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, batchSize, cores);
       TranslateJob.run(sc, model, defaults.with(1, null, null, null, null, null),
           sc.parallelize(sc.textFile(input).take(WARM_UP_LINES), cores), work.resolve("warm-up.txt").toUri().toString(), true);
       System.out.printf("translate benchmark: %s (step %d) on %s, %s, %d partitions, batches of %d sentences, "
           + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master, cores,
-          BATCH_SIZE, defaults.lengthPenalty(), setup.repeats);
+          batchSize, defaults.lengthPenalty(), setup.repeats);
       for (int beam : new int[] {1, 4}) {
         TranslateConfig config = defaults.with(beam, null, null, null, null, null);
         String output = work.resolve("beam-" + beam + ".txt").toUri().toString();

@@ -30,7 +30,7 @@ final class RowTranslation implements MapPartitionsFunction<Row, Row> {
   @Override
   public Iterator<Row> call(Iterator<Row> rows) {
     return TranslatedBlocks.of(rows, this::source, RowTranslation::withTranslation,
-        () -> model.value().sentenceTranslator(config), tokens -> { });
+        () -> model.value().sentenceTranslator(config), model.value().searchThreads(), tokens -> { });
   }
 
   private String source(Row row) {

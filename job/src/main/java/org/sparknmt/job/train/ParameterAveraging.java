@@ -8,6 +8,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.threads.LocalTaskThreads;
 
 /**
  * Parameter averaging (as DL4J's ParameterAveragingTrainingMaster does it), fed one planned round at a

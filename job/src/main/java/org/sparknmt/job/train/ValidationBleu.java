@@ -20,7 +20,8 @@ import org.sparknmt.model.decode.Translation;
  * searched in length-sorted batches as {@code sparknmt translate} searches them.
  */
 final class ValidationBleu {
-  private static final int CHUNK = 64;
+  // translate's default batch (translate.batch_size)
+  private static final int CHUNK = 128;
 
   private ValidationBleu() {}
 

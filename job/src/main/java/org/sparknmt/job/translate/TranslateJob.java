@@ -8,6 +8,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
 import org.sparknmt.job.io.HadoopLines;
 import org.sparknmt.job.io.SingleFileOutput;
+import org.sparknmt.job.threads.LocalTaskThreads;
 import scala.Tuple2;
 
 /**
@@ -48,8 +49,9 @@ public final class TranslateJob {
     long start = System.nanoTime();
     Broadcast<TranslationModel> shared = sc.broadcast(model);
     LongAccumulator tokens = sc.sc().longAccumulator("target tokens");
-    try {
-      JavaRDD<String> translations = translate(partitioned(lines, config.partitions()), shared, config, tokens);
+    JavaRDD<String> parts = partitioned(lines, config.partitions());
+    try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), parts.getNumPartitions())) {
+      JavaRDD<String> translations = translate(parts, shared, config, tokens);
       long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
       return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
     } finally {
@@ -74,6 +76,6 @@ public final class TranslateJob {
   private static Iterator<String> translated(Iterator<String> lines, Broadcast<TranslationModel> model,
       TranslateConfig config, LongAccumulator tokens) {
     return TranslatedBlocks.of(lines, line -> line, (line, translation) -> translation,
-        () -> model.value().sentenceTranslator(config), tokens::add);
+        () -> model.value().sentenceTranslator(config), model.value().searchThreads(), tokens::add);
   }
 }

@@ -9,14 +9,15 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.job.threads.SearchThreads;
 
 /**
  * One task's translation of a partition, shared by the text path ({@link TranslateJob}) and the
  * DataFrame path ({@code org.sparknmt.job.ml.TranslationTransformer}): items are read in blocks of
  * {@value #BLOCK}, their sources translated together ({@link SentenceTranslator} sorts a block by
- * length) and each item returned with its translation, in the items' order. A null source gets a
- * null translation without a search (a table's null cell; text lines are never null).
+ * length) on one of the model's {@link SearchThreads}, and each item returned with its translation, in the
+ * items' order. A null source gets a null translation without a search (a table's null cell; text lines
+ * are never null).
  */
 public final class TranslatedBlocks {
   /** Items held and sorted together in a task: bounds a task's memory whatever the partition size. */
@@ -28,10 +29,11 @@ public final class TranslatedBlocks {
    * @param source an item's text to translate, or null
    * @param result an item with its translation (null for a null source)
    * @param translator made on the first block only, so an empty partition does not restore the model
+   * @param threads where each block is searched
    * @param targetTokens told the output subwords of each block
    */
   public static <T, R> Iterator<R> of(Iterator<T> items, Function<T, String> source, BiFunction<T, String, R> result,
-      Supplier<SentenceTranslator> translator, LongConsumer targetTokens) {
+      Supplier<SentenceTranslator> translator, SearchThreads threads, LongConsumer targetTokens) {
     if (!items.hasNext()) {
       return Collections.emptyIterator();
     }
@@ -42,7 +44,7 @@ public final class TranslatedBlocks {
       @Override
       public boolean hasNext() {
         if (!block.hasNext() && items.hasNext()) {
-          block = translate(nextBlock(items), source, result, sentences, targetTokens);
+          block = translate(nextBlock(items), source, result, sentences, threads, targetTokens);
         }
         return block.hasNext();
       }
@@ -66,7 +68,7 @@ public final class TranslatedBlocks {
   }
 
   private static <T, R> Iterator<R> translate(List<T> block, Function<T, String> source,
-      BiFunction<T, String, R> result, SentenceTranslator translator, LongConsumer targetTokens) {
+      BiFunction<T, String, R> result, SentenceTranslator translator, SearchThreads threads, LongConsumer targetTokens) {
     List<String> texts = new ArrayList<>(block.size());
     for (T item : block) {
       String text = source.apply(item);
@@ -75,9 +77,7 @@ public final class TranslatedBlocks {
       }
     }
     long before = translator.targetTokens();
-    Iterator<String> translations = translator.translate(texts).iterator();
-    // the search's workspace stays with this thread, which may not run the executor's next task
-    PassWorkspace.release();
+    Iterator<String> translations = threads.run(() -> translator.translate(texts)).iterator();
     targetTokens.accept(translator.targetTokens() - before);
     List<R> out = new ArrayList<>(block.size());
     for (T item : block) {

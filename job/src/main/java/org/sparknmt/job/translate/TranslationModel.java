@@ -11,6 +11,7 @@ import org.deeplearning4j.util.ModelSerializer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.job.threads.SearchThreads;
 
 /**
  * What translation needs of a checkpoint, in one serializable value to broadcast: the graph
@@ -21,6 +22,8 @@ import org.sparknmt.job.checkpoint.TrainedModel;
  */
 public final class TranslationModel implements Serializable {
   private static final long serialVersionUID = 1L;
+  // as long as Spark keeps an idle executor thread
+  private static final long SEARCH_THREADS_IDLE_SECONDS = 60;
 
   private final String checkpoint;
   private final long step;
@@ -28,6 +31,7 @@ public final class TranslationModel implements Serializable {
   private final byte[] graphBytes;
   private final BpeModel vocabulary;
   private transient volatile ComputationGraph graph;
+  private transient volatile SearchThreads searchThreads;
 
   private TranslationModel(String checkpoint, long step, int maxLength, byte[] graphBytes, BpeModel vocabulary) {
     this.checkpoint = checkpoint;
@@ -71,6 +75,21 @@ public final class TranslationModel implements Serializable {
   /** A translator of lines for one task; the graph is restored on the first call in this JVM. */
   public SentenceTranslator sentenceTranslator(TranslateConfig config) {
     return new SentenceTranslator(TrainedModel.translator(graph()), new BpeEncoder(vocabulary), config, maxLength);
+  }
+
+  /** The threads this JVM's tasks search on with this model ({@link SearchThreads}), made on the first call. */
+  public SearchThreads searchThreads() {
+    SearchThreads threads = searchThreads;
+    if (threads == null) {
+      synchronized (this) {
+        threads = searchThreads;
+        if (threads == null) {
+          threads = new SearchThreads(SEARCH_THREADS_IDLE_SECONDS);
+          searchThreads = threads;
+        }
+      }
+    }
+    return threads;
   }
 
   private ComputationGraph graph() {

@@ -233,7 +233,7 @@ class TranslationTransformerTest {
   void explainParamsListsEveryParamWithItsDefault() {
     String explained = new TranslationTransformer().explainParams();
     for (String line : List.of("beam: beam width; 1 = greedy search (>= 1) (default: 4)",
-        "batchSize: sentences searched together, after sorting a block by length (>= 1) (default: 32)",
+        "batchSize: sentences searched together, after sorting a block by length (>= 1) (default: 128)",
         "lengthPenalty: GNMT length penalty alpha; 0 = raw log-probability (>= 0) (default: 0.6)",
         "checkpoint: checkpoint of the run", "inputCol: string column to translate", "run: run directory URI")) {
       assertTrue(explained.contains(line), line + " not in:\n" + explained);

@@ -1,18 +1,19 @@
-package org.sparknmt.job.train;
+package org.sparknmt.job.threads;
 
 import org.apache.spark.SparkContext;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * ND4J's native threads while a round's training tasks run inside this JVM (Spark local mode). ND4J
- * gives every caller all the cores it was started with, so {@code local[2]}'s two concurrent tasks ran
- * twice as many GEMM and loop threads as there are cores (measured: 15 % slower than one thread each
- * on the Multi30k recipe). During a round each task gets its share: OpenBLAS's thread count and
- * libnd4j's loop threads ("master threads"; its {@code setMaxThreads} does nothing in 1.0.0-M2). The
- * driver's own work between rounds (validation, checkpoints) gets all of them back. Executors of a
+ * ND4J's native threads while a job's concurrent tasks run inside this JVM (Spark local mode): a
+ * training round's workers, or translation tasks. ND4J gives every caller all the cores it was started
+ * with, so {@code local[2]}'s two concurrent tasks ran twice as many GEMM and loop threads as there are
+ * cores (measured: training 15 % slower than one thread each on the Multi30k recipe, greedy translation
+ * about 20 %). While the tasks run each gets its share: OpenBLAS's thread count and libnd4j's loop
+ * threads ("master threads"; its {@code setMaxThreads} does nothing in 1.0.0-M2). The driver's own work
+ * between rounds (validation, checkpoints) gets all of them back. Executors of a
  * cluster are separate JVMs, sized by {@code spark.executorEnv.OMP_NUM_THREADS}.
  */
-final class LocalTaskThreads implements AutoCloseable {
+public final class LocalTaskThreads implements AutoCloseable {
   private final int perTask;
   private final int environmentThreads;
   private final int blasThreads;
@@ -31,19 +32,19 @@ final class LocalTaskThreads implements AutoCloseable {
    * Shares ND4J's threads among {@code concurrentTasks} tasks until closed, when {@code sc} runs its
    * tasks in this JVM and more than one of them at a time; otherwise changes nothing.
    */
-  static LocalTaskThreads share(SparkContext sc, int concurrentTasks) {
+  public static LocalTaskThreads share(SparkContext sc, int concurrentTasks) {
     int tasks = Math.min(concurrentTasks, sc.defaultParallelism());
     boolean shared = sc.isLocal() && tasks > 1;
     return new LocalTaskThreads(shared ? perTask(Nd4j.getEnvironment().maxMasterThreads(), tasks) : 0);
   }
 
   /** Each task's share of {@code threads}: at least one. */
-  static int perTask(int threads, int tasks) {
+  public static int perTask(int threads, int tasks) {
     return Math.max(1, threads / tasks);
   }
 
   /** The threads each task got; 0 when nothing was changed. */
-  int perTask() {
+  public int perTask() {
     return perTask;
   }
 

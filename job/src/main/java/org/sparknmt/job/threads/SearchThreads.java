@@ -1,0 +1,123 @@
+package org.sparknmt.job.threads;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.sparknmt.model.nn.PassWorkspace;
+
+/**
+ * Threads that run searches and keep their ND4J workspaces from one search to the next, across Spark
+ * tasks. A search's workspaces belong to its thread and are sized by its largest batch (about 0.85 GB
+ * for 128 sentences of the Multi30k recipe's model, most of it the encoder's activations), and on the
+ * machine kind this project is measured on every freshly mapped page costs about 11 µs: tasks that sized
+ * them anew on their own threads and freed them at their end spent more time on that memory than on
+ * searching (BENCHMARKS.md, "Translation: threads that keep their workspaces"). A Spark task cannot know
+ * whether its own thread will run the next task, so it hands its search to one of these and waits.
+ *
+ * <p>A search takes an idle thread, or makes one when none is idle, so there are as many threads as
+ * searches ever ran at once (a JVM's concurrent tasks), and a thread is idle again before its caller
+ * sees the result, so a task's next search finds it. A thread idle for {@code idleSeconds} ends and
+ * frees its workspaces, so a finished job's memory is given back shortly after.
+ */
+public final class SearchThreads {
+  private final long idleSeconds;
+  private final Deque<Worker> idle = new ArrayDeque<>();
+  private int alive;
+  private int made;
+
+  public SearchThreads(long idleSeconds) {
+    this.idleSeconds = idleSeconds;
+  }
+
+  /** Runs {@code search} on one of the threads and returns its result, or throws what it threw. */
+  public <T> T run(Supplier<T> search) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    Worker worker = take();
+    try {
+      worker.jobs.put(() -> {
+        try {
+          T value = search.get();
+          idleAgain(worker);
+          result.complete(value);
+        } catch (Throwable e) {
+          idleAgain(worker);
+          result.completeExceptionally(e);
+        }
+      });
+      return result.get();
+    } catch (InterruptedException e) {
+      // a cancelled Spark task stops waiting; its search ends on its own and frees its thread
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while a search ran");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  /** Threads alive now, busy or idle. */
+  public synchronized int threads() {
+    return alive;
+  }
+
+  private synchronized Worker take() {
+    Worker worker = idle.pollFirst();
+    if (worker == null) {
+      worker = new Worker();
+      alive++;
+      Thread thread = new Thread(worker::work, "sparknmt search " + ++made);
+      thread.setDaemon(true);
+      thread.start();
+    }
+    return worker;
+  }
+
+  /** A worker's search is done: the most recently used thread is taken first. */
+  private synchronized void idleAgain(Worker worker) {
+    idle.addFirst(worker);
+  }
+
+  /** Whether an idle worker leaves: not when a search took it in the meantime. */
+  private synchronized boolean leave(Worker worker) {
+    if (idle.remove(worker)) {
+      alive--;
+      return true;
+    }
+    return false;
+  }
+
+  private final class Worker {
+    private final SynchronousQueue<Runnable> jobs = new SynchronousQueue<>();
+
+    private void work() {
+      try {
+        while (true) {
+          Runnable job = jobs.poll(idleSeconds, TimeUnit.SECONDS);
+          if (job != null) {
+            job.run();
+          } else if (leave(this)) {
+            return;
+          }
+        }
+      } catch (InterruptedException e) {
+        synchronized (SearchThreads.this) {
+          idle.remove(this);
+          alive--;
+        }
+      } finally {
+        PassWorkspace.release();
+      }
+    }
+  }
+}

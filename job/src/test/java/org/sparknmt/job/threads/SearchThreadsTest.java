@@ -1,0 +1,92 @@
+package org.sparknmt.job.threads;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.model.nn.PassWorkspace;
+
+/** Searches run on threads that keep their workspaces between calls, and that end, freeing them, when idle. */
+class SearchThreadsTest {
+  private static final long SEARCH_BYTES = 4L << 20;
+
+  /** What a search leaves: its workspace, on the thread it ran on. */
+  private static Thread search() {
+    try (MemoryWorkspace search = PassWorkspace.open(PassWorkspace.SEARCH)) {
+      Nd4j.create(DataType.FLOAT, SEARCH_BYTES / 4).addi(1);
+    }
+    return Thread.currentThread();
+  }
+
+  @Test
+  void theNextSearchRunsOnTheSameThreadAndFindsItsWorkspace() {
+    SearchThreads threads = new SearchThreads(60);
+    Thread first = threads.run(SearchThreadsTest::search);
+    assertNotEquals(Thread.currentThread(), first);
+    // the thread is idle before its caller has the result: no race with the next call
+    for (int i = 0; i < 200; i++) {
+      assertEquals(first, threads.run(Thread::currentThread));
+    }
+    assertTrue(threads.run(() -> PassWorkspace.size(PassWorkspace.SEARCH)) >= SEARCH_BYTES);
+    assertEquals(1, threads.threads());
+  }
+
+  @Test
+  void concurrentSearchesGetAThreadEach() throws Exception {
+    SearchThreads threads = new SearchThreads(60);
+    CountDownLatch both = new CountDownLatch(2);
+    CompletableFuture<Thread> a = CompletableFuture.supplyAsync(() -> threads.run(() -> meet(both)));
+    CompletableFuture<Thread> b = CompletableFuture.supplyAsync(() -> threads.run(() -> meet(both)));
+    assertNotEquals(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS));
+    assertEquals(2, threads.threads());
+  }
+
+  private static Thread meet(CountDownLatch both) {
+    both.countDown();
+    try {
+      assertTrue(both.await(30, TimeUnit.SECONDS), "the other search never ran at the same time");
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    return Thread.currentThread();
+  }
+
+  @Test
+  void aSearchThrowsWhatItThrew() {
+    SearchThreads threads = new SearchThreads(60);
+    IllegalArgumentException thrown = new IllegalArgumentException("beam width 9000 must be smaller than the vocabulary");
+    assertSame(thrown, assertThrows(IllegalArgumentException.class, () -> threads.run(() -> {
+      throw thrown;
+    })));
+    OutOfMemoryError error = new OutOfMemoryError("native");
+    assertSame(error, assertThrows(OutOfMemoryError.class, () -> threads.run(() -> {
+      throw error;
+    })));
+  }
+
+  @Test
+  void anIdleThreadEndsAndFreesItsWorkspace() throws Exception {
+    SearchThreads threads = new SearchThreads(1);
+    MemoryWorkspace[] kept = new MemoryWorkspace[1];
+    Thread searched = threads.run(() -> {
+      Thread thread = search();
+      kept[0] = Nd4j.getWorkspaceManager().getWorkspaceForCurrentThread(PassWorkspace.SEARCH);
+      return thread;
+    });
+    assertTrue(kept[0].getCurrentSize() >= SEARCH_BYTES);
+    searched.join(TimeUnit.SECONDS.toMillis(30));
+    assertFalse(searched.isAlive());
+    assertEquals(0, threads.threads());
+    assertEquals(0, kept[0].getCurrentSize());
+  }
+}
