@@ -27,7 +27,6 @@ import picocli.CommandLine.Option;
 @Command(name = "TranslateBenchmark", mixinStandardHelpOptions = true,
     description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4 (median of REPEATS runs).")
 public final class TranslateBenchmark implements Callable<Integer> {
-  private static final int WARM_UP_LINES = 64;
 
   @Mixin
   TranslationBenchSetup setup;
@@ -35,6 +34,10 @@ public final class TranslateBenchmark implements Callable<Integer> {
   @Option(names = "--batch-size", defaultValue = "128", paramLabel = "N",
       description = "Sentences searched together (default ${DEFAULT-VALUE}, translate's).")
   int batchSize;
+
+  @Option(names = "--partitions", defaultValue = "0", paramLabel = "N",
+      description = "Line ranges of the input (default ${DEFAULT-VALUE}, translate's: the default parallelism).")
+  int partitions;
 
   @Option(names = "--ref", required = true, paramLabel = "FILE", description = "Reference translations of the input.")
   String ref;
@@ -53,12 +56,13 @@ public final class TranslateBenchmark implements Callable<Integer> {
       TranslationModel model = setup.loadModel(sc);
       int cores = sc.defaultParallelism();
       // the length penalty of the recipe's translate section (chosen on valid)
-      TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, batchSize, cores);
-      TranslateJob.run(sc, model, defaults.with(1, null, null, null, null, null),
-          sc.parallelize(sc.textFile(input).take(WARM_UP_LINES), cores), work.resolve("warm-up.txt").toUri().toString(), true);
-      System.out.printf("translate benchmark: %s (step %d) on %s, %s, %d partitions, batches of %d sentences, "
-          + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master, cores,
-          batchSize, defaults.lengthPenalty(), setup.repeats);
+      TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, batchSize, partitions);
+      // a full batch per task, at beam 4: the search threads' workspaces are sized before the timed runs
+      TranslateJob.run(sc, model, defaults, sc.parallelize(sc.textFile(input).take(batchSize * cores), cores),
+          work.resolve("warm-up.txt").toUri().toString(), true);
+      System.out.printf("translate benchmark: %s (step %d) on %s, %s, %s partitions, batches of %d sentences, "
+          + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master,
+          partitions == 0 ? "translate's default" : partitions, batchSize, defaults.lengthPenalty(), setup.repeats);
       for (int beam : new int[] {1, 4}) {
         TranslateConfig config = defaults.with(beam, null, null, null, null, null);
         String output = work.resolve("beam-" + beam + ".txt").toUri().toString();

@@ -42,7 +42,9 @@ public enum RunMetric {
   /** valid.jsonl: target tokens validated. */
   TOKENS,
   /** valid.jsonl: greedy BLEU, when measured. */
-  BLEU;
+  BLEU,
+  /** valid.jsonl: the seconds the validation took (loss and BLEU), which train_s does not count. */
+  VALID_S;
 
   /** The name as files write it: {@code VALID_LOSS -> valid_loss}. */
   public String key() {

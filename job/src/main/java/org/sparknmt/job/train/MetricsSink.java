@@ -30,7 +30,7 @@ final class MetricsSink implements AutoCloseable {
     train.add(state.step(), values);
   }
 
-  void valid(long step, TrainingState state, Validation.Result result) {
+  void valid(long step, TrainingState state, Validation.Result result, double seconds) {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put(RunMetric.EPOCH.key(), state.epoch() + (state.round() == 0 ? 0 : 1));
     values.put(RunMetric.LOSS.key(), result.loss());
@@ -40,6 +40,7 @@ final class MetricsSink implements AutoCloseable {
       values.put(RunMetric.BLEU.key(), result.bleu());
     }
     values.put(RunMetric.TRAIN_S.key(), state.trainSeconds());
+    values.put(RunMetric.VALID_S.key(), seconds);
     valid.add(step, values);
   }
 

@@ -97,13 +97,14 @@ final class TrainingLoop {
       boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
           || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);
       if (validate && !valid.isEmpty()) {
+        long validationStart = System.nanoTime();
         lastValidation = Validation.of(averaging.network(), valid);
         if (config.validBleuSentences() > 0) {
           lastValidation = lastValidation.withBleu(
               ValidationBleu.of(averaging.network(), valid, bpe, config.validBleuSentences()));
         }
         state = withValidation(state, lastValidation);
-        metrics.valid(step, state, lastValidation);
+        metrics.valid(step, state, lastValidation, (System.nanoTime() - validationStart) / 1e9);
       }
       if (validate || crossed(step, steps, config.checkpointEverySteps())) {
         checkpoint(state);

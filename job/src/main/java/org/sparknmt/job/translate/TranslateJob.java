@@ -65,12 +65,17 @@ public final class TranslateJob {
     return lines.mapPartitions(partition -> translated(partition, model, config, tokens), true);
   }
 
-  /** {@code lines} as {@code partitions} contiguous ranges of lines, in order; 0 keeps the input's splits. */
+  /**
+   * {@code lines} as {@code partitions} contiguous ranges of lines, in order; 0 keeps the input's splits,
+   * unless they are fewer than the context's default parallelism (a single compressed file is one split,
+   * which would leave every core but one idle), which then gives the number of ranges.
+   */
   static JavaRDD<String> partitioned(JavaRDD<String> lines, int partitions) {
-    if (partitions == 0) {
+    int ranges = partitions > 0 ? partitions : Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
+    if (partitions == 0 && ranges == lines.getNumPartitions()) {
       return lines;
     }
-    return lines.zipWithIndex().mapToPair(Tuple2::swap).sortByKey(true, partitions).values();
+    return lines.zipWithIndex().mapToPair(Tuple2::swap).sortByKey(true, ranges).values();
   }
 
   private static Iterator<String> translated(Iterator<String> lines, Broadcast<TranslationModel> model,

@@ -62,6 +62,7 @@ class TrainJobTest {
         "validation loss did not fall: " + valid);
     assertFalse(jsonl(run + "/metrics/train.jsonl").isEmpty());
     assertTrue(valid.get(3).has("bleu"), "validation BLEU missing: " + valid.get(3));
+    assertTrue(valid.get(3).get("valid_s").asDouble() > 0, "validation seconds missing: " + valid.get(3));
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     List<CheckpointStore.Checkpoint> checkpoints = store.list();
     assertEquals(2, checkpoints.size(), "keep_last 2 (the best is the last here)");

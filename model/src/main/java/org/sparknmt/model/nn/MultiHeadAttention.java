@@ -58,13 +58,11 @@ public final class MultiHeadAttention {
 
   /**
    * Incremental decoding, at inference: queries [n·t_q, d_model] attend to keys and values from
-   * {@link #keysValues}; mask null lets every query see every key. Returns [n·t_q, d_model] and
-   * keeps nothing for a backward pass.
+   * {@link #keysValues} ({@link IncrementalAttention}); mask null lets every query see every key.
+   * Returns [n·t_q, d_model] and keeps nothing for a backward pass.
    */
   INDArray attend(INDArray query, KeysValues kv, int n, AttentionMask mask) {
-    int t = (int) (query.size(0) / n);
-    INDArray q = splitHeads(wq.forward(query), n, t);
-    return wo.forward(mergeHeads(attention.forward(q, kv.keys(), kv.values(), mask, false), n, t));
+    return wo.forward(IncrementalAttention.attend(wq.forward(query), kv, mask, n, heads));
   }
 
   /** The last forward pass's weights, [batch, heads, t_q, t_k]. */

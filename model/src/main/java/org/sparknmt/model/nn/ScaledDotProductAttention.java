@@ -27,7 +27,7 @@ public final class ScaledDotProductAttention {
 
   /**
    * q: [B, t_q, d_k], k and v: [B, t_k, d_k], with B = batch·heads; returns [B, t_q, d_k]. mask null:
-   * every query sees every key (incremental decoding, whose one query is the newest position).
+   * every query sees every key.
    */
   public INDArray forward(INDArray q, INDArray k, INDArray v, AttentionMask mask, boolean training) {
     this.q = q;
@@ -46,17 +46,8 @@ public final class ScaledDotProductAttention {
     return Nd4j.matmul(droppedWeights, v, false, false, false);
   }
 
-  /**
-   * Softmax over the keys, in place. A single query per head (an incremental decoding step) gives
-   * scores [B, 1, t_k]; ND4J's softmax op was the largest share of a beam search's profile on those and
-   * slower on them than on the same numbers as [B, t_k], so that case runs on the 2-D view
-   * (BENCHMARKS.md, "Translation: where a search's time went").
-   */
+  /** Softmax over the keys, in place. */
   private static INDArray softmax(INDArray scores) {
-    if (scores.size(1) == 1) {
-      INDArray rows = scores.reshape('c', scores.size(0), scores.size(2));
-      return Nd4j.exec(new SoftMax(rows, rows, 1))[0].reshape('c', scores.size(0), 1, scores.size(2));
-    }
     return Nd4j.exec(new SoftMax(scores, scores, -1))[0];
   }
 
