@@ -12,8 +12,8 @@ import org.sparknmt.model.nn.PassWorkspace;
 
 /**
  * Threads that run searches and keep their ND4J workspaces from one search to the next, across Spark
- * tasks. A search's workspaces belong to its thread and are sized by its largest batch (about 0.85 GB
- * for 128 sentences of the Multi30k recipe's model, most of it the encoder's activations), and on the
+ * tasks. A search's workspaces belong to its thread and are sized by its largest batch (about 0.6 GB
+ * for 128 sentences of the Multi30k recipe's model at beam 1, 1 GB at beam 4), and on the
  * machine kind this project is measured on every freshly mapped page costs about 11 µs: tasks that sized
  * them anew on their own threads and freed them at their end spent more time on that memory than on
  * searching (BENCHMARKS.md, "Translation: threads that keep their workspaces"). A Spark task cannot know

@@ -38,7 +38,7 @@ final class BeamSearch {
     // next step reuses; only Java arrays (the hypotheses) leave them
     try (MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.SEARCH)) {
       SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
-      INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
+      INDArray memory = model.encodeForSearch(src.size(), src.ids(), src.keep(), type);
       DecoderCache cache = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(),
           maxPositions);
       List<Beam> live = beams;

@@ -2,6 +2,7 @@ package org.sparknmt.model.nn;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
 
@@ -28,6 +29,22 @@ public final class Encoder {
     INDArray x = dropout.forward(positions.forward(embedding.forward(src), batch), training);
     for (EncoderLayer layer : layers) {
       x = layer.forward(x, batch, mask, training);
+    }
+    return finalNorm == null ? x : finalNorm.forward(x);
+  }
+
+  /**
+   * The same at inference, for a search: each layer's temporaries go into the step workspace, which the
+   * next layer reuses, and only its output moves up into the search's workspace, so that a search holds
+   * one layer's activations instead of every layer's (with 128 sentences of the Multi30k recipe's model the
+   * encoder's activations were about 0.7 of the search's 0.85 GB).
+   */
+  public INDArray infer(int[] src, int batch, AttentionMask mask) {
+    INDArray x = positions.forward(embedding.forward(src), batch);
+    for (EncoderLayer layer : layers) {
+      try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
+        x = layer.forward(x, batch, mask, false).leverage();
+      }
     }
     return finalNorm == null ? x : finalNorm.forward(x);
   }

@@ -29,7 +29,7 @@ public final class PassWorkspace {
   /** One search over a batch of sources: the encoding and the decoder's cache. */
   public static final String SEARCH = "SPARKNMT_SEARCH";
 
-  /** One decoding step of a search: its temporaries, gone when the next step reuses the workspace. */
+  /** One step of a search (an encoder layer or a decoding step): its temporaries, gone when the next step reuses the workspace. */
   public static final String SEARCH_STEP = "SPARKNMT_SEARCH_STEP";
 
   private static final WorkspaceConfiguration CONFIGURATION = WorkspaceConfiguration.builder()

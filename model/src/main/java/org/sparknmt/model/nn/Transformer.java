@@ -56,6 +56,12 @@ public final class Transformer {
     return encoder.forward(source, size, AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type), training);
   }
 
+  /** Encodes the source side for a search, at inference, one layer's temporaries at a time ({@link Encoder#infer}). */
+  public INDArray encodeForSearch(int size, int[] source, INDArray sourceKeep, DataType type) {
+    int ts = source.length / size;
+    return encoder.infer(source, size, AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type));
+  }
+
   /** Decodes every target position at once (teacher forcing, or a whole prefix while searching): [size·t_tgt, d_model]. */
   public INDArray decode(int size, int[] targetIn, INDArray targetKeep, INDArray memory, INDArray sourceKeep,
       boolean training) {
