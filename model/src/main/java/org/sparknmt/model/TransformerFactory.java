@@ -10,6 +10,7 @@ import org.nd4j.linalg.learning.config.IUpdater;
 import org.sparknmt.model.dl4j.SourceTargetVertex;
 import org.sparknmt.model.dl4j.TransformerLayer;
 import org.sparknmt.model.dl4j.TransformerLayerImpl;
+import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
 
 /**
@@ -89,5 +90,17 @@ public final class TransformerFactory {
       throw new IllegalArgumentException("not a graph built by TransformerFactory: no layer '" + TRANSFORMER + "'");
     }
     return layer;
+  }
+
+  /**
+   * A new model over the parameters of a graph built here (it shares them, it does not copy them), with
+   * forward state of its own: for a thread of its own, or work beside the graph's training.
+   */
+  public static Transformer newTransformer(ComputationGraph graph) {
+    TransformerLayer conf = layerConfiguration(graph);
+    Params params = new Params();
+    Transformer model = new Transformer(conf.transformerConfig(), conf.vocabSize(), params);
+    params.bindValues(params.split(graph.getLayer(TRANSFORMER).params()));
+    return model;
   }
 }

@@ -1,7 +1,9 @@
 package org.sparknmt.job.threads;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,22 +38,39 @@ public final class SearchThreads {
 
   /** Runs {@code search} on one of the threads and returns its result, or throws what it threw. */
   public <T> T run(Supplier<T> search) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    Worker worker = take();
+    return runAll(List.of(search)).get(0);
+  }
+
+  /**
+   * Runs the searches at the same time, each on a thread of its own, and returns their results in
+   * their order; throws what the first of them to fail threw, after all have ended.
+   */
+  public <T> List<T> runAll(List<Supplier<T>> searches) {
+    List<CompletableFuture<T>> results = new ArrayList<>();
     try {
-      worker.jobs.put(() -> {
-        try {
-          T value = search.get();
-          idleAgain(worker);
-          result.complete(value);
-        } catch (Throwable e) {
-          idleAgain(worker);
-          result.completeExceptionally(e);
-        }
-      });
-      return result.get();
+      for (Supplier<T> search : searches) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Worker worker = take();
+        worker.jobs.put(() -> {
+          try {
+            T value = search.get();
+            idleAgain(worker);
+            result.complete(value);
+          } catch (Throwable e) {
+            idleAgain(worker);
+            result.completeExceptionally(e);
+          }
+        });
+        results.add(result);
+      }
+      CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).exceptionally(e -> null).get();
+      List<T> values = new ArrayList<>();
+      for (CompletableFuture<T> result : results) {
+        values.add(result.get());
+      }
+      return values;
     } catch (InterruptedException e) {
-      // a cancelled Spark task stops waiting; its search ends on its own and frees its thread
+      // a cancelled Spark task stops waiting; its searches end on their own and free their threads
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while a search ran");
     } catch (ExecutionException e) {

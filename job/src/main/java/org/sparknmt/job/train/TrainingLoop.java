@@ -19,6 +19,8 @@ import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.job.threads.LocalTaskThreads;
+import org.sparknmt.job.threads.SearchThreads;
 import org.sparknmt.model.ModelArtifact;
 import scala.Tuple2;
 
@@ -27,6 +29,7 @@ import scala.Tuple2;
  * checkpoints and early stopping, from a start state until a limit or the patience is reached.
  */
 final class TrainingLoop {
+  private static final long VALIDATION_THREADS_IDLE_SECONDS = 3600;
   private static final Logger LOG = LoggerFactory.getLogger(TrainingLoop.class);
   /** Names the dropout stream among the run's random streams. */
   private static final long DROPOUT_STREAM = 2;
@@ -43,6 +46,8 @@ final class TrainingLoop {
   private final MetricsSink metrics;
   private final LrSchedule schedule;
   private final BpeEncoder bpe;
+  // idle between two validations far longer than a search thread usually is: they keep their workspaces
+  private final SearchThreads validationSearches = new SearchThreads(VALIDATION_THREADS_IDLE_SECONDS);
   /** The newest checkpoint of this run known to be written (null: none), named in errors. */
   private String lastCheckpoint;
 
@@ -100,8 +105,7 @@ final class TrainingLoop {
         long validationStart = System.nanoTime();
         lastValidation = Validation.of(averaging.network(), valid);
         if (config.validBleuSentences() > 0) {
-          lastValidation = lastValidation.withBleu(
-              ValidationBleu.of(averaging.network(), valid, bpe, config.validBleuSentences()));
+          lastValidation = lastValidation.withBleu(validationBleu());
         }
         state = withValidation(state, lastValidation);
         metrics.valid(step, state, lastValidation, (System.nanoTime() - validationStart) / 1e9);
@@ -132,6 +136,18 @@ final class TrainingLoop {
 
   private boolean outOfTime(TrainingState state) {
     return config.maxMinutes() > 0 && state.trainSeconds() >= config.maxMinutes() * 60;
+  }
+
+  /**
+   * Greedy BLEU on the driver, as many searches at once as it has cores; in local mode they share ND4J's
+   * threads, as the training tasks do.
+   */
+  private double validationBleu() {
+    int searches = sc.isLocal() ? sc.defaultParallelism() : sc.getConf().getInt("spark.driver.cores", 1);
+    try (LocalTaskThreads shared = LocalTaskThreads.share(sc.sc(), searches)) {
+      return ValidationBleu.of(averaging.network(), valid, bpe, config.validBleuSentences(), validationSearches,
+          searches);
+    }
   }
 
   private TrainingState withValidation(TrainingState state, Validation.Result validation) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,15 @@ class SearchThreadsTest {
       throw new IllegalStateException(e);
     }
     return Thread.currentThread();
+  }
+
+  @Test
+  void searchesRunTogetherEachOnAThreadAndComeBackInOrder() {
+    SearchThreads threads = new SearchThreads(60);
+    CountDownLatch all = new CountDownLatch(3);
+    List<Thread> ran = threads.runAll(List.of(() -> meet(all), () -> meet(all), () -> meet(all)));
+    assertEquals(3, ran.stream().distinct().count());
+    assertEquals(List.of(1, 2, 3), threads.runAll(List.of(() -> 1, () -> 2, () -> 3)));
   }
 
   @Test

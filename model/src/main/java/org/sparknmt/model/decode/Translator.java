@@ -7,10 +7,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.sparknmt.model.TransformerFactory;
-import org.sparknmt.model.dl4j.TransformerLayer;
 import org.sparknmt.model.nn.DecoderLayer;
 import org.sparknmt.model.nn.EncoderLayer;
-import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
 
 /**
@@ -32,16 +30,7 @@ public final class Translator {
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
   public static Translator of(ComputationGraph graph, SpecialTokens tokens) {
-    return new Translator(model(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
-  }
-
-  /** The model of a graph built by {@link TransformerFactory}, over the graph's parameters. */
-  static Transformer model(ComputationGraph graph) {
-    TransformerLayer conf = TransformerFactory.layerConfiguration(graph);
-    Params params = new Params();
-    Transformer model = new Transformer(conf.transformerConfig(), conf.vocabSize(), params);
-    params.bindValues(params.split(graph.getLayer(TransformerFactory.TRANSFORMER).params()));
-    return model;
+    return new Translator(TransformerFactory.newTransformer(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
   }
 
   /** Greedy search: the most probable token at every step; score = summed log-probability. */

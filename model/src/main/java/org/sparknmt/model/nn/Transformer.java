@@ -85,17 +85,47 @@ public final class Transformer {
 
   /** Forward pass and loss (mean label-smoothed cross-entropy per non-padding target token). */
   public LabelSmoothedCrossEntropy.Result loss(TransformerBatch b, DataType type, boolean training, boolean withGradient) {
-    INDArray memory = encode(b.size(), b.source(), b.sourceKeep(), type, training);
-    INDArray decoderOutput = decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training);
-    INDArray weight = b.targetKeep() == null
-        ? Nd4j.ones(type, b.targetIn().length, 1)
-        : b.targetKeep().castTo(type).reshape(b.targetIn().length, 1);
+    INDArray weight = targetWeight(b, type);
     // [n, vocab] arrays are the largest of a step: free them now rather than when the GC runs
-    INDArray logits = generator.logits(decoderOutput);
+    INDArray logits = logits(b, type, training);
     LabelSmoothedCrossEntropy.Result r =
         LabelSmoothedCrossEntropy.compute(logits, b.labels(), weight, config.labelSmoothing(), withGradient);
     Buffers.free(logits);
     return r;
+  }
+
+  /**
+   * Validation's measures of a batch from one forward pass at inference: the loss as {@link #loss} gives
+   * it, and the non-padding target positions whose most probable token is the label.
+   */
+  public Validated validate(TransformerBatch b, DataType type) {
+    INDArray weight = targetWeight(b, type);
+    INDArray logits = logits(b, type, false);
+    double loss = LabelSmoothedCrossEntropy.compute(logits, b.labels(), weight, config.labelSmoothing(), false).loss();
+    int[] predicted = Nd4j.argMax(logits, 1).toIntVector();
+    Buffers.free(logits);
+    float[] keep = weight.reshape(weight.length()).toFloatVector();
+    long correct = 0;
+    for (int i = 0; i < predicted.length; i++) {
+      if (predicted[i] == b.labels()[i] && keep[i] != 0) {
+        correct++;
+      }
+    }
+    return new Validated(loss, correct);
+  }
+
+  /** Validation's measures of a batch: the mean loss per target token and the tokens predicted right. */
+  public record Validated(double loss, long correct) {}
+
+  private INDArray logits(TransformerBatch b, DataType type, boolean training) {
+    INDArray memory = encode(b.size(), b.source(), b.sourceKeep(), type, training);
+    return generator.logits(decode(b.size(), b.targetIn(), b.targetKeep(), memory, b.sourceKeep(), training));
+  }
+
+  private static INDArray targetWeight(TransformerBatch b, DataType type) {
+    return b.targetKeep() == null
+        ? Nd4j.ones(type, b.targetIn().length, 1)
+        : b.targetKeep().castTo(type).reshape(b.targetIn().length, 1);
   }
 
   /**

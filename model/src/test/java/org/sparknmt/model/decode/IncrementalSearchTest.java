@@ -123,7 +123,7 @@ class IncrementalSearchTest {
     for (int step = 0; step < 300; step++) {
       graph.fit(CopyTaskTest.batch(CopyTaskTest.sentences(random, 32)));
     }
-    Transformer model = Translator.model(graph);
+    Transformer model = TransformerFactory.newTransformer(graph);
     int[][] sources = CopyTaskTest.sources(CopyTaskTest.sentences(random, 24));
     for (int beam : new int[] {1, 4}) {
       DecodingOptions options = new DecodingOptions(beam, new LengthPenalty.Gnmt(0.6), 1.0, 2);
