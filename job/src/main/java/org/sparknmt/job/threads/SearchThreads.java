@@ -18,7 +18,7 @@ import org.sparknmt.model.nn.PassWorkspace;
  * for 128 sentences of the Multi30k recipe's model at beam 1, 1 GB at beam 4), and on the
  * machine kind this project is measured on every freshly mapped page costs about 11 µs: tasks that sized
  * them anew on their own threads and freed them at their end spent more time on that memory than on
- * searching (BENCHMARKS.md, "Translation: threads that keep their workspaces"). A Spark task cannot know
+ * searching (BENCHMARKS.md, "Threads that keep their workspaces"). A Spark task cannot know
  * whether its own thread will run the next task, so it hands its search to one of these and waits.
  *
  * <p>A search takes an idle thread, or makes one when none is idle, so there are as many threads as

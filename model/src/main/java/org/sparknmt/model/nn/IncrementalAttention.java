@@ -12,7 +12,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * keys get weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul ran
  * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a cost of its own; for 128 hypotheses
  * (512 heads) the two products and the softmax took 2-3 ms per attention, here 1-2 ms, and a greedy
- * step has six (BENCHMARKS.md, "Translation: the attention of a step in Java").
+ * step has six (BENCHMARKS.md, "Threads that keep their workspaces, the attention of a step in Java").
  */
 final class IncrementalAttention {
   private IncrementalAttention() {}
