@@ -9,6 +9,7 @@ import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.model.TransformerFactory;
+import org.sparknmt.model.dl4j.SourceTargetVertex;
 import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
@@ -54,11 +55,8 @@ public final class Validation {
   /** The graph's inputs (source, target in; their masks) and labels as the Transformer takes them. */
   private static TransformerBatch transformerBatch(MultiDataSet data) {
     INDArray source = data.getFeatures(0);
-    return new TransformerBatch((int) source.size(0), ids(source), data.getFeaturesMaskArray(0).dup('c'),
-        ids(data.getFeatures(1)), data.getFeaturesMaskArray(1).dup('c'), ids(data.getLabels(0)));
-  }
-
-  private static int[] ids(INDArray matrix) {
-    return matrix.castTo(DataType.INT32).dup('c').reshape(matrix.length()).toIntVector();
+    return new TransformerBatch((int) source.size(0), SourceTargetVertex.ids(source),
+        data.getFeaturesMaskArray(0).dup('c'), SourceTargetVertex.ids(data.getFeatures(1)),
+        data.getFeaturesMaskArray(1).dup('c'), SourceTargetVertex.ids(data.getLabels(0)));
   }
 }

@@ -99,7 +99,8 @@ public final class SourceTargetVertex extends GraphVertex {
         labelIds);
   }
 
-  private static int[] ids(INDArray matrix) {
+  /** A matrix of token ids (in any data type), row by row. */
+  public static int[] ids(INDArray matrix) {
     return matrix.castTo(DataType.INT32).dup('c').reshape(matrix.length()).toIntVector();
   }
 }
