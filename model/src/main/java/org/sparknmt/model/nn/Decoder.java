@@ -59,9 +59,8 @@ public final class Decoder {
    */
   public INDArray step(int[] newest, int position, DecoderCache cache) {
     INDArray x = positions.at(embedding.forward(newest), position);
-    AttentionMask sourceMask = cache.sourceMask(newest.length);
     for (int i = 0; i < layers.size(); i++) {
-      x = layers.get(i).step(x, cache, i, sourceMask);
+      x = layers.get(i).step(x, cache, i);
     }
     return finalNorm == null ? x : finalNorm.forward(x);
   }

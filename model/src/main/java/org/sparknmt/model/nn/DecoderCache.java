@@ -1,10 +1,8 @@
 package org.sparknmt.model.nn;
 
 import java.util.List;
-import java.util.function.Supplier;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import java.util.stream.IntStream;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * What incremental decoding keeps between search steps for a batch of sentences (fairseq's
@@ -12,37 +10,37 @@ import org.nd4j.linalg.factory.Nd4j;
  * source, projected once per batch, and the self-attention's keys and values of every output
  * position so far, one position appended per step. Every live sentence has the same number k of
  * hypotheses in a step, so the k queries of a sentence attend to its source as one [k, t_src] block
- * and the source is never copied per hypothesis.
+ * and the source is never copied per hypothesis. A finished sentence only leaves the list of sources
+ * read: the source's keys and values stay where the batch's projection put them.
  *
- * <p>What the cache keeps lives in the workspace that was current when it was made (the search's), so
- * that a search may run each step in a workspace of its own that the next step reuses.
+ * <p>What the cache keeps is allocated in the workspace that is current when it is made (the
+ * search's), so that a search may run each step in a workspace of its own that the next step reuses.
  */
 public final class DecoderCache {
-  private final int heads;
-  private final MemoryWorkspace home;
   private final KeysValues[] source;
   private final SelfAttentionCache[] outputs;
-  private INDArray sourceKeep;
-  private AttentionMask sourceMask;
+  private final float[] sourceKeep;
+  private final int sourceLength;
+  private int[] sentences;
 
   /**
    * cross: each layer's source keys and values [sentences·h, t_src, d_k]; sourceKeep [sentences, t_src];
    * the self-attention caches hold up to maxHypotheses hypotheses of up to maxPositions positions.
    */
   DecoderCache(int heads, int dk, List<KeysValues> cross, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
-    this.heads = heads;
-    this.home = Nd4j.getMemoryManager().getCurrentWorkspace();
     this.source = cross.toArray(KeysValues[]::new);
     this.outputs = new SelfAttentionCache[source.length];
     for (int l = 0; l < outputs.length; l++) {
       outputs[l] = new SelfAttentionCache(maxHypotheses, maxPositions, heads, dk, sourceKeep.dataType());
     }
-    this.sourceKeep = sourceKeep;
+    this.sourceKeep = sourceKeep.dup('c').data().asFloat();
+    this.sourceLength = (int) sourceKeep.size(1);
+    this.sentences = IntStream.range(0, (int) sourceKeep.size(0)).toArray();
   }
 
   /** The sentences still searched. */
   public int sentences() {
-    return (int) sourceKeep.size(0);
+    return sentences.length;
   }
 
   /**
@@ -56,46 +54,23 @@ public final class DecoderCache {
         layer.select(hypotheses);
       }
     }
-    if (sentences.length != sentences()) {
-      for (int l = 0; l < source.length; l++) {
-        KeysValues all = source[l];
-        source[l] = kept(() -> all.gather(sentences, heads));
+    if (sentences.length != this.sentences.length) {
+      int[] kept = new int[sentences.length];
+      for (int j = 0; j < kept.length; j++) {
+        kept[j] = this.sentences[sentences[j]];
       }
-      INDArray keep = sourceKeep;
-      sourceKeep = kept(() -> Nd4j.pullRows(keep, 1, sentences));
-      sourceMask = null;
+      this.sentences = kept;
     }
   }
 
-  KeysValues source(int layer) {
-    return source[layer];
+  /** What the k queries of each live sentence attend to in a layer: its source, without the padding. */
+  CachedKeysValues source(int layer) {
+    return new CachedKeysValues(source[layer], sentences, sourceLength, sourceKeep);
   }
 
-  /** Appends the newest position's keys and values to a layer's self-attention cache; returns all positions. */
-  KeysValues appendOutput(int layer, KeysValues newest) {
+  /** Appends the newest position's keys and values to a layer's self-attention cache; returns what each hypothesis attends to. */
+  CachedKeysValues appendOutput(int layer, KeysValues newest) {
     return outputs[layer].append(newest);
-  }
-
-  /** Source padding for the k = hypotheses/sentences queries of each sentence, [sentences·h, k, t_src]. */
-  AttentionMask sourceMask(int hypotheses) {
-    int n = sentences();
-    if (hypotheses % n != 0) {
-      throw new IllegalStateException(hypotheses + " hypotheses are not the same number for each of " + n + " sentences");
-    }
-    int k = hypotheses / n;
-    if (sourceMask == null || sourceMask.keep().size(1) != k) {
-      int ts = (int) sourceKeep.size(1);
-      sourceMask = kept(() -> AttentionMask.of(sourceKeep, n, k, ts, heads, false, sourceKeep.dataType()));
-    }
-    return sourceMask;
-  }
-
-  /** Allocates what outlives a step in the cache's home workspace (none: outside every workspace). */
-  private <T> T kept(Supplier<T> allocation) {
-    try (MemoryWorkspace scope = home == null
-        ? Nd4j.getWorkspaceManager().scopeOutOfWorkspaces() : home.notifyScopeBorrowed()) {
-      return allocation.get();
-    }
   }
 
   private static boolean isIdentity(int[] rows, int n) {

@@ -43,9 +43,9 @@ public final class DecoderLayer {
    * Incremental decoding, at inference: x [n, d_model] is the newest position of n hypotheses, k per
    * sentence in turn; the layer's keys and values come from, and go to, the cache.
    */
-  INDArray step(INDArray x, DecoderCache cache, int layer, AttentionMask sourceMask) {
+  INDArray step(INDArray x, DecoderCache cache, int layer) {
     INDArray h = selfSublayer.infer(x, y -> selfAttention.step(y, cache, layer));
-    h = crossSublayer.infer(h, y -> crossAttention.step(y, cache, layer, sourceMask));
+    h = crossSublayer.infer(h, y -> crossAttention.step(y, cache, layer));
     return feedForwardSublayer.infer(h, y -> feedForward.forward(y, false));
   }
 

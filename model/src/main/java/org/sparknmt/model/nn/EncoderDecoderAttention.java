@@ -32,8 +32,8 @@ public final class EncoderDecoderAttention implements Sublayer {
   }
 
   /** Incremental decoding: x [sentences·k, d_model], the k hypotheses of each sentence attending to its source. */
-  INDArray step(INDArray x, DecoderCache cache, int layer, AttentionMask sourceMask) {
-    return attention.attend(x, cache.source(layer), cache.sentences(), sourceMask);
+  INDArray step(INDArray x, DecoderCache cache, int layer) {
+    return attention.attend(x, cache.source(layer));
   }
 
   @Override

@@ -8,7 +8,8 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Eq. 1, softmax(Q·Kᵀ/√d_k)·V, for the few queries of an incremental decoding step, computed in Java
  * over the cached keys and values: one query per head in self-attention, a sentence's k hypotheses over
- * its source in encoder-decoder attention. As {@link ScaledDotProductAttention} at inference, masked
+ * its source in encoder-decoder attention, each reading its own stored sequence of keys and values
+ * wherever it lies in the cache. As {@link ScaledDotProductAttention} at inference, masked
  * keys get weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul ran
  * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a cost of its own; for 128 hypotheses
  * (512 heads) the two products and the softmax took 2-3 ms per attention, here 1-2 ms, and a greedy
@@ -18,23 +19,24 @@ final class IncrementalAttention {
   private IncrementalAttention() {}
 
   /**
-   * @param queries [n·t_q, h·d_k]: the query projection of n sequences, t_q rows each, heads side by side
-   * @param kv keys and values [n·h, t_k, d_k] each (views of a larger buffer too)
-   * @param mask null (every key visible) or keep [n·h, t_q, t_k]
+   * @param queries [n·t_q, h·d_k]: the query projection of n groups of t_q rows, heads side by side
+   * @param kv the stored keys and values, and which sequence each query group reads
    * @return [n·t_q, h·d_k], the heads side by side again (the Concat of Section 3.2.2)
    */
-  static INDArray attend(INDArray queries, KeysValues kv, AttentionMask mask, int n, int heads) {
+  static INDArray attend(INDArray queries, CachedKeysValues kv, int heads) {
     if (queries.dataType() != DataType.FLOAT) {
       throw new IllegalArgumentException("incremental decoding runs in float, got " + queries.dataType());
     }
+    int n = kv.sequences().length;
     int width = (int) queries.size(1);
     int dk = width / heads;
     int tq = (int) (queries.size(0) / n);
-    INDArray keys = readable(kv.keys());
-    INDArray values = readable(kv.values());
-    int tk = (int) keys.size(1);
+    INDArray keys = readable(kv.stored().keys());
+    INDArray values = readable(kv.stored().values());
+    int stored = (int) keys.size(1);
+    int tk = kv.length();
     float[] q = floats(queries);
-    float[] keep = mask == null ? null : floats(mask.keep());
+    float[] keep = kv.keep();
     FloatBuffer k = keys.data().asNioFloat();
     FloatBuffer v = values.data().asNioFloat();
     long[] ks = keys.stride();
@@ -43,11 +45,12 @@ final class IncrementalAttention {
     float[] out = new float[q.length];
     float[] weights = new float[tk];
     for (int i = 0; i < n; i++) {
+      int sequence = kv.sequences()[i];
+      int keepRow = sequence * stored;
       for (int head = 0; head < heads; head++) {
-        int b = i * heads + head;
+        int b = sequence * heads + head;
         for (int p = 0; p < tq; p++) {
           int row = (i * tq + p) * width + head * dk;
-          int keepRow = (b * tq + p) * tk;
           float max = Float.NEGATIVE_INFINITY;
           for (int j = 0; j < tk; j++) {
             if (keep != null && keep[keepRow + j] == 0) {

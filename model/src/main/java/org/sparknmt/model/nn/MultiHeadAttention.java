@@ -57,12 +57,12 @@ public final class MultiHeadAttention {
   }
 
   /**
-   * Incremental decoding, at inference: queries [n·t_q, d_model] attend to keys and values from
-   * {@link #keysValues} ({@link IncrementalAttention}); mask null lets every query see every key.
-   * Returns [n·t_q, d_model] and keeps nothing for a backward pass.
+   * Incremental decoding, at inference: queries [n·t_q, d_model], n groups of t_q, attend to keys and
+   * values from {@link #keysValues}, as the cache holds them ({@link IncrementalAttention}). Returns
+   * [n·t_q, d_model] and keeps nothing for a backward pass.
    */
-  INDArray attend(INDArray query, KeysValues kv, int n, AttentionMask mask) {
-    return wo.forward(IncrementalAttention.attend(wq.forward(query), kv, mask, n, heads));
+  INDArray attend(INDArray query, CachedKeysValues kv) {
+    return wo.forward(IncrementalAttention.attend(wq.forward(query), kv, heads));
   }
 
   /** The last forward pass's weights, [batch, heads, t_q, t_k]. */

@@ -29,8 +29,7 @@ public final class SelfAttention implements Sublayer {
    * causal mask is needed.
    */
   INDArray step(INDArray x, DecoderCache cache, int layer) {
-    int n = (int) x.size(0);
-    return attention.attend(x, cache.appendOutput(layer, attention.keysValues(x, n)), n, null);
+    return attention.attend(x, cache.appendOutput(layer, attention.keysValues(x, (int) x.size(0))));
   }
 
   @Override
