@@ -42,8 +42,9 @@ public final class Versions {
         + " (nd4j-native " + NativeLibrary.build() + ", " + env.get("cores") + " cores)");
     versions.put("BLAS", String.valueOf(env.get("blas.vendor")));
     versions.put("Java", System.getProperty("java.vm.name") + " " + Runtime.version());
-    versions.put("Memory", String.format("heap %d MB, ND4J off-heap cap %d MB, process cap %d MB",
-        Runtime.getRuntime().maxMemory() >> 20, Pointer.maxBytes() >> 20, Pointer.maxPhysicalBytes() >> 20));
+    long processCap = Pointer.maxPhysicalBytes() >> 20;
+    versions.put("Memory", String.format("heap %d MB, ND4J off-heap cap %d MB, process cap %s",
+        Runtime.getRuntime().maxMemory() >> 20, Pointer.maxBytes() >> 20, processCap > 0 ? processCap + " MB" : "none"));
     return versions;
   }
 

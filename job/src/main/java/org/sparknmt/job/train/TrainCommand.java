@@ -82,9 +82,9 @@ public final class TrainCommand implements Callable<Integer> {
     long heapMib = Runtime.getRuntime().maxMemory() >> 20;
     long needMib = memory.localProcessMib(heapMib, tasks);
     if (sc.isLocal() && capMib > 0 && capMib < needMib) {
-      LOG.warn("the process cap (org.bytedeco.javacpp.maxphysicalbytes) is {} MiB; {} training tasks of this configuration "
-          + "need about {} MiB: set SPARKNMT_NATIVE_MEMORY={}m (sparknmt memory --conf ...)", capMib, tasks, needMib,
-          memory.localNativeMib(tasks));
+      LOG.warn("the process cap (SPARKNMT_PROCESS_CAP, org.bytedeco.javacpp.maxphysicalbytes) is {} MiB; {} training "
+          + "tasks of this configuration need about {} MiB: raise it to {}m or leave it unset (sparknmt memory --conf ...)",
+          capMib, tasks, needMib, needMib);
     }
   }
 }
