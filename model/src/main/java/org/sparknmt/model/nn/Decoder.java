@@ -62,7 +62,7 @@ public final class Decoder {
     for (int i = 0; i < layers.size(); i++) {
       x = layers.get(i).step(x, cache, i);
     }
-    return finalNorm == null ? x : finalNorm.forward(x);
+    return finalNorm == null ? x : finalNorm.infer(x);
   }
 
   /** Backpropagates to the target embeddings; returns dL/d(memory), summed over the layers. */

@@ -1,6 +1,8 @@
 package org.sparknmt.model.nn;
 
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /** Layer normalization (Ba et al. 2016) over the last dimension, with gain γ and bias β. */
@@ -25,6 +27,42 @@ public final class LayerNorm {
     inverseStd = Transforms.pow(variance.addi(EPSILON), -0.5, false);
     normalized = centered.muliColumnVector(inverseStd);
     return normalized.mulRowVector(params.value(gain)).addiRowVector(params.value(bias));
+  }
+
+  /**
+   * The same at inference, computed in Java: one pass per row instead of nine ND4J operations, each of
+   * which cost about as much as normalizing the few rows of a decoding step (BENCHMARKS.md, "The process
+   * cap's price"). Float only (the search's type); anything else takes {@link #forward}.
+   */
+  public INDArray infer(INDArray x) {
+    if (x.dataType() != DataType.FLOAT) {
+      return forward(x);
+    }
+    INDArray rows = x.isView() || x.ordering() != 'c' ? x.dup('c') : x;
+    int n = (int) rows.size(0);
+    int d = (int) rows.size(1);
+    float[] v = new float[n * d];
+    rows.data().asNioFloat().get(v);
+    float[] g = params.value(gain).toFloatVector();
+    float[] b = params.value(bias).toFloatVector();
+    for (int i = 0; i < n; i++) {
+      int from = i * d;
+      double sum = 0;
+      for (int j = 0; j < d; j++) {
+        sum += v[from + j];
+      }
+      float mean = (float) (sum / d);
+      double squares = 0;
+      for (int j = 0; j < d; j++) {
+        float centered = v[from + j] - mean;
+        squares += centered * centered;
+      }
+      float inverseStd = (float) (1 / Math.sqrt(squares / d + EPSILON));
+      for (int j = 0; j < d; j++) {
+        v[from + j] = (v[from + j] - mean) * inverseStd * g[j] + b[j];
+      }
+    }
+    return Nd4j.createFromArray(v).reshape('c', n, d);
   }
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */

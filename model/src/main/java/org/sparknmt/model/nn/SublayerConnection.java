@@ -27,7 +27,7 @@ public final class SublayerConnection {
 
   /** The same at inference (no dropout), with the sublayer as a function: an incremental decoding step. */
   public INDArray infer(INDArray x, UnaryOperator<INDArray> sublayer) {
-    return preNorm ? x.add(sublayer.apply(norm.forward(x))) : norm.forward(x.add(sublayer.apply(x)));
+    return preNorm ? x.add(sublayer.apply(norm.infer(x))) : norm.infer(x.add(sublayer.apply(x)));
   }
 
   public INDArray backward(INDArray dy, Sublayer sublayer) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.FloatBuffer;
 import org.junit.jupiter.api.Test;
 
 /** The beam's bookkeeping on hand-made distributions over a 4-token vocabulary (0 pad, 1 BOS, 2 EOS, 3 word). */
@@ -36,8 +37,8 @@ class BeamTest {
 
   @Test
   void topKIsBestFirst() {
-    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(new float[] {0.5f, -1f, 0.1f, 2f}, 0, 4, 3));
-    assertArrayEquals(new int[] {1, 0}, TopK.indices(new float[] {9f, 0.5f, 2f, 0.1f}, 1, 3, 2), "relative to from");
+    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(FloatBuffer.wrap(new float[] {0.5f, -1f, 0.1f, 2f}), 0, 4, 3));
+    assertArrayEquals(new int[] {1, 0}, TopK.indices(FloatBuffer.wrap(new float[] {9f, 0.5f, 2f, 0.1f}), 1, 3, 2), "relative to from");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.sparknmt.model.decode;
 
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -75,7 +76,7 @@ final class FullRecomputeSearch {
     float[][] best = new float[logProbabilities.length][];
     for (int i = 0; i < tokens.length; i++) {
       float[] row = logProbabilities[i];
-      tokens[i] = TopK.indices(row, 0, row.length, k);
+      tokens[i] = TopK.indices(FloatBuffer.wrap(row), 0, row.length, k);
       best[i] = new float[tokens[i].length];
       for (int j = 0; j < best[i].length; j++) {
         best[i][j] = row[tokens[i][j]];
