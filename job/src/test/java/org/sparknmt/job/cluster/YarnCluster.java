@@ -97,7 +97,7 @@ final class YarnCluster implements AutoCloseable {
         "spark.executorEnv.OMP_NUM_THREADS 1",
         "spark.executor.memory 768m",
         "spark.executor.memoryOverhead 1g",
-        "spark.executor.defaultJavaOptions -Dorg.bytedeco.javacpp.maxbytes=512m",
+        "spark.executor.defaultJavaOptions -Dorg.bytedeco.javacpp.maxbytes=512m -Dorg.bytedeco.javacpp.maxphysicalbytes=0",
         "spark.yarn.am.memory 512m",
         "spark.driver.memoryOverhead 3g",
         "spark.driver.maxResultSize 512m",

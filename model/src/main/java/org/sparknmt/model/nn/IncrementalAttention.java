@@ -3,7 +3,6 @@ package org.sparknmt.model.nn;
 import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Eq. 1, softmax(Q·Kᵀ/√d_k)·V, for the few queries of an incremental decoding step, computed in Java
@@ -80,7 +79,7 @@ final class IncrementalAttention {
         }
       }
     }
-    return Nd4j.createFromArray(out).reshape('c', queries.size(0), width);
+    return Buffers.floats(out, queries.size(0), width);
   }
 
   /** Four partial sums, so that the products do not wait on one another. */

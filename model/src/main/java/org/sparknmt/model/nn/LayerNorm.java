@@ -2,7 +2,6 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /** Layer normalization (Ba et al. 2016) over the last dimension, with gain γ and bias β. */
@@ -62,7 +61,7 @@ public final class LayerNorm {
         v[from + j] = (v[from + j] - mean) * inverseStd * g[j] + b[j];
       }
     }
-    return Nd4j.createFromArray(v).reshape('c', n, d);
+    return Buffers.floats(v, n, d);
   }
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */
