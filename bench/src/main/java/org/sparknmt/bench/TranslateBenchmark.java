@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam
- * 1 and beam 4 on one corpus, after a warm-up pass (model restore, JIT) on its first lines; each
+ * 1 and beam 4 on one corpus, after a warm-up pass over the whole corpus at beam 4 (model restore, JIT,
+ * and the search threads' workspaces sized by its longest batch, as a job's first batch sizes them: a
+ * partition is searched longest batch first), whose time is printed as a fresh JVM's first pass; each
  * beam is timed REPEATS times and the median run reported, with the load average before each run.
  * BLEU and the length ratio against the reference show that speed does not come from shorter outputs.
  */
@@ -54,15 +56,14 @@ public final class TranslateBenchmark implements Callable<Integer> {
     String input = setup.input;
     try (JavaSparkContext sc = new JavaSparkContext(setup.sparkConf("sparknmt translate benchmark"))) {
       TranslationModel model = setup.loadModel(sc);
-      int cores = sc.defaultParallelism();
       // the length penalty of the recipe's translate section (chosen on valid)
       TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, batchSize, partitions);
-      // a full batch per task, at beam 4: the search threads' workspaces are sized before the timed runs
-      TranslateJob.run(sc, model, defaults, sc.parallelize(sc.textFile(input).take(batchSize * cores), cores),
-          work.resolve("warm-up.txt").toUri().toString(), true);
+      TranslateJob.Result warmUp = TranslateJob.run(sc, model, defaults, input, work.resolve("warm-up.txt").toUri().toString(), true);
       System.out.printf("translate benchmark: %s (step %d) on %s, %s, %s partitions, batches of %d sentences, "
           + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master,
           partitions == 0 ? "translate's default" : partitions, batchSize, defaults.lengthPenalty(), setup.repeats);
+      System.out.printf("  warm-up, this JVM's first pass (beam 4): %.1f s, %.1f target tokens/s%n", warmUp.seconds(),
+          warmUp.tokensPerSecond());
       for (int beam : new int[] {1, 4}) {
         TranslateConfig config = defaults.with(beam, null, null, null, null, null);
         String output = work.resolve("beam-" + beam + ".txt").toUri().toString();
