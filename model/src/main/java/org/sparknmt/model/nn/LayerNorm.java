@@ -30,8 +30,8 @@ public final class LayerNorm {
 
   /**
    * The same at inference, computed in Java: one pass per row instead of nine ND4J operations, each of
-   * which cost about as much as normalizing the few rows of a decoding step (BENCHMARKS.md, "The process
-   * cap's price"). Float only (the search's type); anything else takes {@link #forward}.
+   * which cost about as much as normalizing the few rows of a decoding step (BENCHMARKS.md, "Slots in
+   * the search cache, LayerNorm in Java"). Float only (the search's type); anything else takes {@link #forward}.
    */
   public INDArray infer(INDArray x) {
     if (x.dataType() != DataType.FLOAT) {
