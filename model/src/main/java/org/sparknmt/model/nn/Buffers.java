@@ -20,6 +20,14 @@ final class Buffers {
     return a;
   }
 
+  /** The values of an array, row-major (a view or another ordering is copied to row-major first). */
+  static float[] floats(INDArray x) {
+    INDArray rows = x.isView() || x.ordering() != 'c' ? x.dup('c') : x;
+    float[] values = new float[(int) rows.length()];
+    rows.data().asNioFloat().get(values);
+    return values;
+  }
+
   /**
    * Frees a temporary array's native memory at once, unless it lives in a workspace (freed with the
    * workspace) or is a view. ND4J otherwise frees native memory only after a GC, which the small Java

@@ -49,10 +49,9 @@ public final class DecoderCache {
    * the j-th sentence still searched. Finished sentences and dropped hypotheses leave the cache.
    */
   public void select(int[] hypotheses, int[] sentences) {
-    if (!isIdentity(hypotheses, outputs[0].hypotheses())) {
-      for (SelfAttentionCache layer : outputs) {
-        layer.select(hypotheses);
-      }
+    // hypotheses that are their parents' only children keep their slots: an unchanged order copies nothing
+    for (SelfAttentionCache layer : outputs) {
+      layer.select(hypotheses);
     }
     if (sentences.length != this.sentences.length) {
       int[] kept = new int[sentences.length];
@@ -71,17 +70,5 @@ public final class DecoderCache {
   /** Appends the newest position's keys and values to a layer's self-attention cache; returns what each hypothesis attends to. */
   CachedKeysValues appendOutput(int layer, KeysValues newest) {
     return outputs[layer].append(newest);
-  }
-
-  private static boolean isIdentity(int[] rows, int n) {
-    if (rows.length != n) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      if (rows[i] != i) {
-        return false;
-      }
-    }
-    return true;
   }
 }

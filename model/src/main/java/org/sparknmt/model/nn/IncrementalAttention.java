@@ -34,7 +34,7 @@ final class IncrementalAttention {
     INDArray values = readable(kv.stored().values());
     int stored = (int) keys.size(1);
     int tk = kv.length();
-    float[] q = floats(queries);
+    float[] q = Buffers.floats(queries);
     float[] keep = kv.keep();
     FloatBuffer k = keys.data().asNioFloat();
     FloatBuffer v = values.data().asNioFloat();
@@ -104,12 +104,5 @@ final class IncrementalAttention {
   /** An array whose buffer starts at its first element and whose last dimension is contiguous. */
   private static INDArray readable(INDArray x) {
     return x.offset() == 0 && x.stride(2) == 1 ? x : x.dup('c');
-  }
-
-  private static float[] floats(INDArray x) {
-    INDArray c = x.isView() || x.ordering() != 'c' ? x.dup('c') : x;
-    float[] values = new float[(int) c.length()];
-    c.data().asNioFloat().get(values);
-    return values;
   }
 }

@@ -37,11 +37,9 @@ public final class LayerNorm {
     if (x.dataType() != DataType.FLOAT) {
       return forward(x);
     }
-    INDArray rows = x.isView() || x.ordering() != 'c' ? x.dup('c') : x;
-    int n = (int) rows.size(0);
-    int d = (int) rows.size(1);
-    float[] v = new float[n * d];
-    rows.data().asNioFloat().get(v);
+    int n = (int) x.size(0);
+    int d = (int) x.size(1);
+    float[] v = Buffers.floats(x);
     float[] g = params.value(gain).toFloatVector();
     float[] b = params.value(bias).toFloatVector();
     for (int i = 0; i < n; i++) {

@@ -34,11 +34,6 @@ final class SelfAttentionCache {
     this.stored = new KeysValues(Nd4j.create(type, rows, maxPositions, dk), Nd4j.create(type, rows, maxPositions, dk));
   }
 
-  /** The hypotheses whose positions the cache holds. */
-  int hypotheses() {
-    return slots.length;
-  }
-
   /**
    * Writes the newest position's keys and values, [n·h, 1, d_k] each, of the n live hypotheses (the same
    * n, in the same order, as the cache holds; at the first position any n up to the slots); returns what
