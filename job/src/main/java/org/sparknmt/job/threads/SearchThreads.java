@@ -10,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.nativeblas.NativeOpsHolder;
 import org.sparknmt.model.nn.PassWorkspace;
 
 /**
@@ -119,11 +121,24 @@ public final class SearchThreads {
   private final class Worker {
     private final SynchronousQueue<Runnable> jobs = new SynchronousQueue<>();
 
+    /**
+     * Gives this thread's OpenMP regions (libnd4j's GEMMs, through oneDNN, and many of its loops) as many
+     * threads as libnd4j's master threads have now: all the cores, or a local-mode task's share while
+     * {@link LocalTaskThreads} shares them. OpenMP keeps the count per thread, so nothing else changes,
+     * and OMP_NUM_THREADS otherwise gives every search all the cores: two searches of local[2] ran four
+     * OpenMP threads on two cores, and greedy search was 10-20 % slower for it (BENCHMARKS.md, "One
+     * OpenMP thread per search").
+     */
+    private void shareOpenMpThreads() {
+      NativeOpsHolder.getInstance().getDeviceNativeOps().setOmpNumThreads(Nd4j.getEnvironment().maxMasterThreads());
+    }
+
     private void work() {
       try {
         while (true) {
           Runnable job = jobs.poll(idleSeconds, TimeUnit.SECONDS);
           if (job != null) {
+            shareOpenMpThreads();
             job.run();
           } else if (leave(this)) {
             return;
