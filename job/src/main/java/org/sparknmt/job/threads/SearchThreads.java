@@ -55,6 +55,7 @@ public final class SearchThreads {
         Worker worker = take();
         worker.jobs.put(() -> {
           try {
+            worker.shareOpenMpThreads();
             T value = search.get();
             idleAgain(worker);
             result.complete(value);
@@ -130,7 +131,9 @@ public final class SearchThreads {
      * OpenMP thread per search").
      */
     private void shareOpenMpThreads() {
-      NativeOpsHolder.getInstance().getDeviceNativeOps().setOmpNumThreads(Nd4j.getEnvironment().maxMasterThreads());
+      // Nd4j first: its initialization loads the native ops, and the other order, on two threads at once, left one of them without
+      int share = Nd4j.getEnvironment().maxMasterThreads();
+      NativeOpsHolder.getInstance().getDeviceNativeOps().setOmpNumThreads(share);
     }
 
     private void work() {
@@ -138,7 +141,6 @@ public final class SearchThreads {
         while (true) {
           Runnable job = jobs.poll(idleSeconds, TimeUnit.SECONDS);
           if (job != null) {
-            shareOpenMpThreads();
             job.run();
           } else if (leave(this)) {
             return;

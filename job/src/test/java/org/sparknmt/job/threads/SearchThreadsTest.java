@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.nativeblas.NativeOpsHolder;
 import org.sparknmt.model.nn.PassWorkspace;
 
 /** Searches run on threads that keep their workspaces between calls, and that end, freeing them, when idle. */
@@ -40,6 +41,28 @@ class SearchThreadsTest {
     }
     assertTrue(threads.run(() -> PassWorkspace.size(PassWorkspace.SEARCH)) >= SEARCH_BYTES);
     assertEquals(1, threads.threads());
+  }
+
+  @Test
+  void aSearchRunsAsManyOpenMpThreadsAsLibnd4jHasMasterThreads() {
+    SearchThreads threads = new SearchThreads(60);
+    int masterThreads = Nd4j.getEnvironment().maxMasterThreads();
+    int ours = openMpThreads();
+    try {
+      // libnd4j caps its master threads at the cores
+      for (int share : new int[] {1, masterThreads, 1}) {
+        Nd4j.getEnvironment().setMaxMasterThreads(share);
+        assertEquals(share, threads.run(SearchThreadsTest::openMpThreads));
+      }
+    } finally {
+      Nd4j.getEnvironment().setMaxMasterThreads(masterThreads);
+    }
+    // OpenMP keeps the count per thread: the caller's is unchanged
+    assertEquals(ours, openMpThreads());
+  }
+
+  private static int openMpThreads() {
+    return NativeOpsHolder.getInstance().getDeviceNativeOps().ompGetMaxThreads();
   }
 
   @Test
