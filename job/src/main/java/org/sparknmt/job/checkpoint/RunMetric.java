@@ -29,7 +29,7 @@ public enum RunMetric {
   LOSS,
   /** train.jsonl: the learning rate. */
   LR,
-  /** train.jsonl: target tokens per second of the round. */
+  /** train.jsonl: target tokens per second of the round's own time (validations and checkpoints not counted). */
   TOKENS_PER_S,
   /** train.jsonl: the share of the round spent fitting. */
   FIT_SHARE,
@@ -39,7 +39,7 @@ public enum RunMetric {
   TRAIN_S,
   /** valid.jsonl: token accuracy. */
   ACCURACY,
-  /** valid.jsonl: target tokens validated. */
+  /** Target tokens: trained on in the round (train.jsonl), validated (valid.jsonl). */
   TOKENS,
   /** valid.jsonl: greedy BLEU, when measured. */
   BLEU,

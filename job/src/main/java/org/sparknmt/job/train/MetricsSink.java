@@ -18,11 +18,12 @@ final class MetricsSink implements AutoCloseable {
     this.valid = MetricsLog.open(runUri, "valid", resumedStep, sc.hadoopConfiguration());
   }
 
-  void round(TrainingState state, double loss, double tokensPerSecond, double fitShare, double dataShare) {
+  void round(TrainingState state, double loss, long tokens, double tokensPerSecond, double fitShare, double dataShare) {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put(RunMetric.EPOCH.key(), state.epoch() + 1);
     values.put(RunMetric.LOSS.key(), loss);
     values.put(RunMetric.LR.key(), state.learningRate());
+    values.put(RunMetric.TOKENS.key(), tokens);
     values.put(RunMetric.TOKENS_PER_S.key(), tokensPerSecond);
     values.put(RunMetric.FIT_SHARE.key(), fitShare);
     values.put(RunMetric.DATA_SHARE.key(), dataShare);

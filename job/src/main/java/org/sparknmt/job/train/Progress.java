@@ -18,7 +18,6 @@ final class Progress {
   private final long startStep;
   private final long startNanos = System.nanoTime();
   private long lastLineNanos = System.nanoTime();
-  private long roundStartNanos = System.nanoTime();
   private WorkerTimings.Snapshot roundStart;
 
   Progress(TrainConfig config, int batches, int workers, TrainingState start, WorkerTimings timings) {
@@ -30,18 +29,20 @@ final class Progress {
     this.roundStart = timings.snapshot();
   }
 
-  void afterRound(TrainingState state, double loss, MetricsSink metrics) {
+  /**
+   * @param wall the round's own seconds: not the time since the last round, which after an epoch also
+   *     holds the validation and the checkpoint
+   */
+  void afterRound(TrainingState state, double loss, double wall, MetricsSink metrics) {
     long now = System.nanoTime();
     WorkerTimings.Snapshot total = timings.snapshot();
     WorkerTimings.Snapshot round = total.minus(roundStart);
-    double wall = (now - roundStartNanos) / 1e9;
     // workers fit in parallel: their summed time over W is the fitting part of the wall time
     double fitShare = Math.min(1, round.fitNanos() / 1e9 / workers / wall);
     double dataShare = Math.min(1, round.dataNanos() / 1e9 / workers / wall);
     double tokensPerSecond = round.targetTokens() / wall;
-    metrics.round(state, loss, tokensPerSecond, fitShare, dataShare);
+    metrics.round(state, loss, round.targetTokens(), tokensPerSecond, fitShare, dataShare);
     roundStart = total;
-    roundStartNanos = now;
     if ((now - lastLineNanos) / 1e9 >= config.progressSeconds()) {
       lastLineNanos = now;
       LOG.info(String.format("step %d | epoch %d %3.0f%% | loss %.4f | lr %.2e | %.0f tok/s | fit %.0f%% | ETA %s",

@@ -60,7 +60,16 @@ class TrainJobTest {
     assertEquals(4, valid.size(), "one validation per epoch");
     assertTrue(valid.get(3).get("loss").asDouble() < valid.get(0).get("loss").asDouble() - 0.5,
         "validation loss did not fall: " + valid);
-    assertFalse(jsonl(run + "/metrics/train.jsonl").isEmpty());
+    List<JsonNode> rounds = jsonl(run + "/metrics/train.jsonl");
+    assertFalse(rounds.isEmpty());
+    double trainedBefore = 0;
+    for (JsonNode round : rounds) {
+      // the rounds after each epoch's validation and checkpoint included, whose time is not the round's
+      double seconds = round.get("train_s").asDouble() - trainedBefore;
+      assertEquals(round.get("tokens").asDouble(), round.get("tokens_per_s").asDouble() * seconds,
+          1e-6 * round.get("tokens").asDouble(), "tokens/s not of the round's own time: " + round);
+      trainedBefore = round.get("train_s").asDouble();
+    }
     assertTrue(valid.get(3).has("bleu"), "validation BLEU missing: " + valid.get(3));
     assertTrue(valid.get(3).get("valid_s").asDouble() > 0, "validation seconds missing: " + valid.get(3));
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
