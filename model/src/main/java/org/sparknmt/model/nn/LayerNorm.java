@@ -1,5 +1,6 @@
 package org.sparknmt.model.nn;
 
+import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
@@ -39,27 +40,31 @@ public final class LayerNorm {
     }
     int n = (int) x.size(0);
     int d = (int) x.size(1);
-    float[] v = Buffers.floats(x);
+    FloatBuffer in = Buffers.rowMajor(x);
+    INDArray y = Buffers.uninitialized(n, d);
+    FloatBuffer out = y.data().asNioFloat();
     float[] g = params.value(gain).toFloatVector();
     float[] b = params.value(bias).toFloatVector();
+    float[] v = new float[d];
     for (int i = 0; i < n; i++) {
-      int from = i * d;
+      in.get(i * d, v);
       double sum = 0;
       for (int j = 0; j < d; j++) {
-        sum += v[from + j];
+        sum += v[j];
       }
       float mean = (float) (sum / d);
       double squares = 0;
       for (int j = 0; j < d; j++) {
-        float centered = v[from + j] - mean;
+        float centered = v[j] - mean;
         squares += centered * centered;
       }
       float inverseStd = (float) (1 / Math.sqrt(squares / d + EPSILON));
       for (int j = 0; j < d; j++) {
-        v[from + j] = (v[from + j] - mean) * inverseStd * g[j] + b[j];
+        v[j] = (v[j] - mean) * inverseStd * g[j] + b[j];
       }
+      out.put(i * d, v);
     }
-    return Buffers.floats(v, n, d);
+    return y;
   }
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */
