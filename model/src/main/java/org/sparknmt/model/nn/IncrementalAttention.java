@@ -1,7 +1,6 @@
 package org.sparknmt.model.nn;
 
 import java.nio.FloatBuffer;
-import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -35,35 +34,29 @@ final class IncrementalAttention {
     INDArray values = readable(kv.stored().values());
     int stored = (int) keys.size(1);
     int tk = kv.length();
-    FloatBuffer queryRows = Buffers.rowMajor(queries);
-    INDArray attended = Buffers.uninitialized(queries.size(0), width);
-    FloatBuffer outRows = attended.data().asNioFloat();
+    float[] q = Buffers.floats(queries);
     float[] keep = kv.keep();
     FloatBuffer k = keys.data().asNioFloat();
     FloatBuffer v = values.data().asNioFloat();
     long[] ks = keys.stride();
     long[] vs = values.stride();
     float scale = (float) (1.0 / Math.sqrt(dk));
-    float[] q = new float[width];
-    float[] out = new float[width];
+    float[] out = new float[q.length];
     float[] weights = new float[tk];
     for (int i = 0; i < n; i++) {
       int sequence = kv.sequences()[i];
       int keepRow = sequence * stored;
-      for (int p = 0; p < tq; p++) {
-        int row = (i * tq + p) * width;
-        queryRows.get(row, q);
-        Arrays.fill(out, 0);
-        for (int head = 0; head < heads; head++) {
-          int b = sequence * heads + head;
-          int from = head * dk;
+      for (int head = 0; head < heads; head++) {
+        int b = sequence * heads + head;
+        for (int p = 0; p < tq; p++) {
+          int row = (i * tq + p) * width + head * dk;
           float max = Float.NEGATIVE_INFINITY;
           for (int j = 0; j < tk; j++) {
             if (keep != null && keep[keepRow + j] == 0) {
               weights[j] = Float.NEGATIVE_INFINITY;
               continue;
             }
-            weights[j] = dot(q, from, k, (int) (b * ks[0] + j * ks[1]), dk) * scale;
+            weights[j] = dot(q, row, k, (int) (b * ks[0] + j * ks[1]), dk) * scale;
             max = Math.max(max, weights[j]);
           }
           if (max == Float.NEGATIVE_INFINITY) {
@@ -79,15 +72,14 @@ final class IncrementalAttention {
             if (w != 0) {
               int at = (int) (b * vs[0] + j * vs[1]);
               for (int d = 0; d < dk; d++) {
-                out[from + d] += w * v.get(at + d);
+                out[row + d] += w * v.get(at + d);
               }
             }
           }
         }
-        outRows.put(row, out);
       }
     }
-    return attended;
+    return Buffers.floats(out, queries.size(0), width);
   }
 
   /** Four partial sums, so that the products do not wait on one another. */

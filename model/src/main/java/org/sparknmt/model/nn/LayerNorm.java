@@ -1,6 +1,5 @@
 package org.sparknmt.model.nn;
 
-import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
@@ -40,31 +39,27 @@ public final class LayerNorm {
     }
     int n = (int) x.size(0);
     int d = (int) x.size(1);
-    FloatBuffer in = Buffers.rowMajor(x);
-    INDArray y = Buffers.uninitialized(n, d);
-    FloatBuffer out = y.data().asNioFloat();
+    float[] v = Buffers.floats(x);
     float[] g = params.value(gain).toFloatVector();
     float[] b = params.value(bias).toFloatVector();
-    float[] v = new float[d];
     for (int i = 0; i < n; i++) {
-      in.get(i * d, v);
+      int from = i * d;
       double sum = 0;
       for (int j = 0; j < d; j++) {
-        sum += v[j];
+        sum += v[from + j];
       }
       float mean = (float) (sum / d);
       double squares = 0;
       for (int j = 0; j < d; j++) {
-        float centered = v[j] - mean;
+        float centered = v[from + j] - mean;
         squares += centered * centered;
       }
       float inverseStd = (float) (1 / Math.sqrt(squares / d + EPSILON));
       for (int j = 0; j < d; j++) {
-        v[j] = (v[j] - mean) * inverseStd * g[j] + b[j];
+        v[from + j] = (v[from + j] - mean) * inverseStd * g[j] + b[j];
       }
-      out.put(i * d, v);
     }
-    return y;
+    return Buffers.floats(v, n, d);
   }
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */
