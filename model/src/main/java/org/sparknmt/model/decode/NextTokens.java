@@ -1,12 +1,11 @@
 package org.sparknmt.model.decode;
 
-import java.nio.FloatBuffer;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.ops.transforms.Transforms;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.VectorMath;
 
 /**
  * What a beam needs of the output distribution: the k most probable next tokens of each hypothesis and
@@ -19,12 +18,11 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
 
   /**
    * The k best tokens of each decoder state [n, d_model]: the top k of the logits z (their order is
-   * the order of the log-probabilities), log p = z − log Σ exp z. The top k, whose first is the row's
-   * maximum, is found in Java, reading the logits where ND4J wrote them; the normalizer
-   * Σ exp(z − max) is summed in ND4J, in place. (Measured on [128, 8000]: ND4J's top_k op took 365 ms
-   * and its logsumexp op 81 ms. In a profile of beam search, the element-wise copy of the logits out of
-   * ND4J and its maximum over rows were each a quarter of this method's samples: BENCHMARKS.md,
-   * "Translation: where a search's time went".)
+   * the order of the log-probabilities), log p = z − log Σ exp z, with Σ exp(z − max) summed on vector
+   * registers ({@link VectorMath#sumExp}). Both read the logits where ND4J wrote them, a row at a time, so
+   * the row's second pass finds it in cache. (ND4J's top_k op took 365 ms on [128, 8000] and its
+   * logsumexp op 81 ms; its element-wise exp and row sums, 17 ms on a beam-4 step's [512, 8000], against
+   * 1.3 ms here: BENCHMARKS.md, "The search's loops on vector registers".)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
     INDArray logits = model.logits(states).castTo(DataType.FLOAT);
@@ -34,27 +32,17 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
     // a copy of the logits was 4 MB of heap per step at 128 hypotheses, collected by G1 as humongous objects
-    FloatBuffer z = logits.data().asNioFloat();
+    ByteBuffer z = VectorMath.buffer(logits);
     int[][] tokens = new int[n][];
-    float[] max = new float[n];
-    for (int i = 0; i < n; i++) {
-      tokens[i] = TopK.indices(z, i * vocab, vocab, k);
-      max[i] = z.get(i * vocab + tokens[i][0]);
-    }
     float[][] logProbabilities = new float[n][];
     for (int i = 0; i < n; i++) {
+      int row = i * vocab;
+      tokens[i] = TopK.indices(z, row, vocab, k);
+      float max = z.getFloat(4 * (row + tokens[i][0]));
+      float logNormalizer = (float) Math.log(VectorMath.sumExp(z, row, vocab, max)) + max;
       logProbabilities[i] = new float[tokens[i].length];
       for (int j = 0; j < tokens[i].length; j++) {
-        logProbabilities[i][j] = z.get(i * vocab + tokens[i][j]);
-      }
-    }
-    // in place: z is overwritten from here on
-    float[] sums = Transforms.exp(logits.subiColumnVector(Nd4j.createFromArray(max).reshape(n, 1)), false)
-        .sum(true, 1).toFloatVector();
-    for (int i = 0; i < n; i++) {
-      float logNormalizer = (float) Math.log(sums[i]) + max[i];
-      for (int j = 0; j < tokens[i].length; j++) {
-        logProbabilities[i][j] -= logNormalizer;
+        logProbabilities[i][j] = z.getFloat(4 * (row + tokens[i][j])) - logNormalizer;
       }
     }
     return new NextTokens(tokens, logProbabilities);

@@ -10,6 +10,7 @@ import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.nn.DecoderLayer;
 import org.sparknmt.model.nn.EncoderLayer;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.VectorMath;
 
 /**
  * Translates batches of token-id sentences with a trained graph: greedy search, beam search, and
@@ -23,6 +24,7 @@ public final class Translator {
   private final DataType type;
 
   Translator(Transformer model, SpecialTokens tokens, DataType type) {
+    VectorMath.requireModule();
     this.model = model;
     this.tokens = tokens;
     this.type = type;

@@ -11,13 +11,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * position so far, one position appended per step. Every live sentence has the same number k of
  * hypotheses in a step, so the k queries of a sentence attend to its source as one [k, t_src] block
  * and the source is never copied per hypothesis. A finished sentence only leaves the list of sources
- * read: the source's keys and values stay where the batch's projection put them.
+ * read: the source's keys and values stay where they were stored for the batch (the keys transposed
+ * once, as {@link CachedKeysValues} reads them).
  *
  * <p>What the cache keeps is allocated in the workspace that is current when it is made (the
  * search's), so that a search may run each step in a workspace of its own that the next step reuses.
  */
 public final class DecoderCache {
-  private final KeysValues[] source;
+  private final INDArray[] sourceKeys;
+  private final INDArray[] sourceValues;
   private final SelfAttentionCache[] outputs;
   private final float[] sourceKeep;
   private final int sourceLength;
@@ -28,8 +30,9 @@ public final class DecoderCache {
    * the self-attention caches hold up to maxHypotheses hypotheses of up to maxPositions positions.
    */
   DecoderCache(int heads, int dk, List<KeysValues> cross, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
-    this.source = cross.toArray(KeysValues[]::new);
-    this.outputs = new SelfAttentionCache[source.length];
+    this.sourceKeys = cross.stream().map(kv -> CachedKeysValues.transposed(kv.keys())).toArray(INDArray[]::new);
+    this.sourceValues = cross.stream().map(KeysValues::values).toArray(INDArray[]::new);
+    this.outputs = new SelfAttentionCache[cross.size()];
     for (int l = 0; l < outputs.length; l++) {
       outputs[l] = new SelfAttentionCache(maxHypotheses, maxPositions, heads, dk, sourceKeep.dataType());
     }
@@ -64,7 +67,7 @@ public final class DecoderCache {
 
   /** What the k queries of each live sentence attend to in a layer: its source, without the padding. */
   CachedKeysValues source(int layer) {
-    return new CachedKeysValues(source[layer], sentences, sourceLength, sourceKeep);
+    return new CachedKeysValues(sourceKeys[layer], sourceValues[layer], sentences, sourceLength, sourceKeep);
   }
 
   /** Appends the newest position's keys and values to a layer's self-attention cache; returns what each hypothesis attends to. */

@@ -1,6 +1,6 @@
 package org.sparknmt.model.nn;
 
-import java.nio.FloatBuffer;
+import java.nio.ByteBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -30,19 +30,20 @@ final class IncrementalAttention {
     int width = (int) queries.size(1);
     int dk = width / heads;
     int tq = (int) (queries.size(0) / n);
-    INDArray keys = readable(kv.stored().keys());
-    INDArray values = readable(kv.stored().values());
-    int stored = (int) keys.size(1);
+    INDArray keys = readable(kv.keys());
+    INDArray values = readable(kv.values());
+    int stored = (int) values.size(1);
     int tk = kv.length();
     float[] q = Buffers.floats(queries);
     float[] keep = kv.keep();
-    FloatBuffer k = keys.data().asNioFloat();
-    FloatBuffer v = values.data().asNioFloat();
+    ByteBuffer k = VectorMath.buffer(keys);
+    ByteBuffer v = VectorMath.buffer(values);
     long[] ks = keys.stride();
     long[] vs = values.stride();
     float scale = (float) (1.0 / Math.sqrt(dk));
     float[] out = new float[q.length];
-    float[] weights = new float[tk];
+    // whole vectors of positions: the scores past tk are written and never read
+    float[] weights = new float[VectorMath.padded(tk)];
     for (int i = 0; i < n; i++) {
       int sequence = kv.sequences()[i];
       int keepRow = sequence * stored;
@@ -50,58 +51,26 @@ final class IncrementalAttention {
         int b = sequence * heads + head;
         for (int p = 0; p < tq; p++) {
           int row = (i * tq + p) * width + head * dk;
+          VectorMath.scores(q, row, k, (int) (b * ks[0]), (int) ks[1], dk, tk, scale, weights);
           float max = Float.NEGATIVE_INFINITY;
           for (int j = 0; j < tk; j++) {
             if (keep != null && keep[keepRow + j] == 0) {
               weights[j] = Float.NEGATIVE_INFINITY;
-              continue;
             }
-            weights[j] = dot(q, row, k, (int) (b * ks[0] + j * ks[1]), dk) * scale;
             max = Math.max(max, weights[j]);
           }
           if (max == Float.NEGATIVE_INFINITY) {
             continue;
           }
-          float sum = 0;
-          for (int j = 0; j < tk; j++) {
-            weights[j] = weights[j] == Float.NEGATIVE_INFINITY ? 0 : (float) Math.exp(weights[j] - max);
-            sum += weights[j];
-          }
-          for (int j = 0; j < tk; j++) {
-            float w = weights[j] / sum;
-            if (w != 0) {
-              int at = (int) (b * vs[0] + j * vs[1]);
-              for (int d = 0; d < dk; d++) {
-                out[row + d] += w * v.get(at + d);
-              }
-            }
-          }
+          float sum = VectorMath.expShifted(weights, tk, max);
+          VectorMath.weightedSum(weights, tk, 1 / sum, v, (int) (b * vs[0]), (int) vs[1], dk, out, row);
         }
       }
     }
     return Buffers.floats(out, queries.size(0), width);
   }
 
-  /** Four partial sums, so that the products do not wait on one another. */
-  private static float dot(float[] q, int from, FloatBuffer k, int at, int dk) {
-    float s0 = 0;
-    float s1 = 0;
-    float s2 = 0;
-    float s3 = 0;
-    int d = 0;
-    for (; d + 3 < dk; d += 4) {
-      s0 += q[from + d] * k.get(at + d);
-      s1 += q[from + d + 1] * k.get(at + d + 1);
-      s2 += q[from + d + 2] * k.get(at + d + 2);
-      s3 += q[from + d + 3] * k.get(at + d + 3);
-    }
-    for (; d < dk; d++) {
-      s0 += q[from + d] * k.get(at + d);
-    }
-    return (s0 + s1) + (s2 + s3);
-  }
-
-  /** An array whose buffer starts at its first element and whose last dimension is contiguous. */
+  /** An array whose buffer starts at its first element and whose last dimension is contiguous (positions of the keys, d_k of the values). */
   private static INDArray readable(INDArray x) {
     return x.offset() == 0 && x.stride(2) == 1 ? x : x.dup('c');
   }

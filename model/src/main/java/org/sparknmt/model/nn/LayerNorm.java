@@ -29,9 +29,10 @@ public final class LayerNorm {
   }
 
   /**
-   * The same at inference, computed in Java: one pass per row instead of nine ND4J operations, each of
-   * which cost about as much as normalizing the few rows of a decoding step (BENCHMARKS.md, "Slots in
-   * the search cache, LayerNorm in Java"). Float only (the search's type); anything else takes {@link #forward}.
+   * The same at inference, computed in Java on vector registers ({@link VectorMath}): three passes per row
+   * instead of nine ND4J operations, each of which cost about as much as normalizing the few rows of a
+   * decoding step (BENCHMARKS.md, "Slots in the search cache, LayerNorm in Java"). Float only (the
+   * search's type); anything else takes {@link #forward}.
    */
   public INDArray infer(INDArray x) {
     if (x.dataType() != DataType.FLOAT) {
@@ -44,20 +45,9 @@ public final class LayerNorm {
     float[] b = params.value(bias).toFloatVector();
     for (int i = 0; i < n; i++) {
       int from = i * d;
-      double sum = 0;
-      for (int j = 0; j < d; j++) {
-        sum += v[from + j];
-      }
-      float mean = (float) (sum / d);
-      double squares = 0;
-      for (int j = 0; j < d; j++) {
-        float centered = v[from + j] - mean;
-        squares += centered * centered;
-      }
-      float inverseStd = (float) (1 / Math.sqrt(squares / d + EPSILON));
-      for (int j = 0; j < d; j++) {
-        v[from + j] = (v[from + j] - mean) * inverseStd * g[j] + b[j];
-      }
+      float mean = VectorMath.sum(v, from, d) / d;
+      float inverseStd = (float) (1 / Math.sqrt(VectorMath.squaredDeviations(v, from, d, mean) / d + EPSILON));
+      VectorMath.normalize(v, from, d, mean, inverseStd, g, b);
     }
     return Buffers.floats(v, n, d);
   }

@@ -8,8 +8,9 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * One decoder layer's self-attention keys and values of every output position decoded so far, for
- * incremental decoding: [slots·h, positions, d_k] each, allocated once per batch for its most hypotheses
- * and its longest output and written one position a step in place. Each live hypothesis owns a slot
+ * incremental decoding, allocated once per batch for its most hypotheses and its longest output and
+ * written one position a step in place: the values [slots·h, positions, d_k], the keys transposed
+ * ({@link CachedKeysValues#transposed}). Each live hypothesis owns a slot
  * (its h heads); a reorder only reassigns slots. A hypothesis whose parent has no other child takes the
  * parent's slot as it is; only a second child of the same parent copies the parent's positions into a
  * free slot. Greedy search and sentences that finish copy nothing. (Gathering every hypothesis into a
@@ -20,7 +21,8 @@ import org.nd4j.linalg.factory.Nd4j;
 final class SelfAttentionCache {
   private final int heads;
   private final int dk;
-  private final KeysValues stored;
+  private final INDArray keys;
+  private final INDArray values;
   private int[] slots = new int[0];
   private int positions;
 
@@ -31,7 +33,8 @@ final class SelfAttentionCache {
     this.heads = heads;
     this.dk = dk;
     long rows = (long) maxHypotheses * heads;
-    this.stored = new KeysValues(Nd4j.create(type, rows, maxPositions, dk), Nd4j.create(type, rows, maxPositions, dk));
+    this.keys = CachedKeysValues.empty(rows, maxPositions, dk);
+    this.values = Nd4j.create(type, rows, maxPositions, dk);
   }
 
   /**
@@ -42,32 +45,49 @@ final class SelfAttentionCache {
   CachedKeysValues append(KeysValues newest) {
     int n = (int) (newest.keys().size(0) / heads);
     if (positions == 0) {
-      if (n * heads > stored.keys().size(0)) {
-        throw new IllegalStateException(n + " hypotheses, the cache has " + stored.keys().size(0) / heads + " slots");
+      if (n * heads > values.size(0)) {
+        throw new IllegalStateException(n + " hypotheses, the cache has " + values.size(0) / heads + " slots");
       }
       slots = IntStream.range(0, n).toArray();
     } else if (n != slots.length) {
       throw new IllegalStateException(n + " hypotheses decoded, the cache holds " + slots.length);
     }
-    if (positions == stored.keys().size(1)) {
+    if (positions == values.size(1)) {
       throw new IllegalStateException("an output longer than the " + positions + " positions the cache was allocated for");
     }
-    write(newest.keys(), stored.keys());
-    write(newest.values(), stored.values());
+    writeKeys(rows(newest.keys()));
+    writeValues(rows(newest.values()));
     positions++;
-    return new CachedKeysValues(stored, slots, positions, null);
+    return new CachedKeysValues(keys, values, slots, positions, null);
   }
 
-  /** Row i·h + head of newest goes to position {@code positions} of row slots[i]·h + head of the buffer. */
-  private void write(INDArray newest, INDArray buffer) {
-    INDArray rows = newest.isView() || newest.ordering() != 'c' ? newest.dup('c') : newest;
-    FloatBuffer from = rows.data().asNioFloat();
-    FloatBuffer to = buffer.data().asNioFloat();
-    long[] stride = buffer.stride();
+  private static FloatBuffer rows(INDArray newest) {
+    return (newest.isView() || newest.ordering() != 'c' ? newest.dup('c') : newest).data().asNioFloat();
+  }
+
+  /** Row i·h + head of the newest values goes to position {@code positions} of row slots[i]·h + head. */
+  private void writeValues(FloatBuffer from) {
+    FloatBuffer to = values.data().asNioFloat();
+    long[] stride = values.stride();
     for (int i = 0; i < slots.length; i++) {
       for (int head = 0; head < heads; head++) {
         int row = i * heads + head;
         to.put((int) ((slots[i] * (long) heads + head) * stride[0] + positions * stride[1]), from, row * dk, dk);
+      }
+    }
+  }
+
+  /** The same for the keys, each of whose d_k values goes to its own row of positions. */
+  private void writeKeys(FloatBuffer from) {
+    FloatBuffer to = keys.data().asNioFloat();
+    long[] stride = keys.stride();
+    for (int i = 0; i < slots.length; i++) {
+      for (int head = 0; head < heads; head++) {
+        int row = i * heads + head;
+        long at = (slots[i] * (long) heads + head) * stride[0] + positions;
+        for (int d = 0; d < dk; d++) {
+          to.put((int) (at + d * stride[1]), from.get(row * dk + d));
+        }
       }
     }
   }
@@ -77,7 +97,7 @@ final class SelfAttentionCache {
    * once, by the children of one parent).
    */
   void select(int[] rows) {
-    int capacity = (int) (stored.keys().size(0) / heads);
+    int capacity = (int) (values.size(0) / heads);
     int[] next = new int[rows.length];
     boolean[] used = new boolean[capacity];
     boolean[] parentTaken = new boolean[slots.length];
@@ -105,13 +125,16 @@ final class SelfAttentionCache {
 
   /** The filled positions of slot from's h heads into slot to's (both keys and values). */
   private void copy(int from, int to) {
-    for (INDArray buffer : new INDArray[] {stored.keys(), stored.values()}) {
-      FloatBuffer data = buffer.data().asNioFloat();
-      FloatBuffer source = data.duplicate();
-      long[] stride = buffer.stride();
-      for (int head = 0; head < heads; head++) {
-        int at = (int) ((from * (long) heads + head) * stride[0]);
-        data.put((int) ((to * (long) heads + head) * stride[0]), source, at, positions * (int) stride[1]);
+    FloatBuffer v = values.data().asNioFloat();
+    FloatBuffer k = keys.data().asNioFloat();
+    long[] vs = values.stride();
+    long[] ks = keys.stride();
+    for (int head = 0; head < heads; head++) {
+      v.put((int) ((to * (long) heads + head) * vs[0]), v.duplicate(), (int) ((from * (long) heads + head) * vs[0]),
+          positions * (int) vs[1]);
+      for (int d = 0; d < dk; d++) {
+        k.put((int) ((to * (long) heads + head) * ks[0] + d * ks[1]), k.duplicate(),
+            (int) ((from * (long) heads + head) * ks[0] + d * ks[1]), positions);
       }
     }
   }

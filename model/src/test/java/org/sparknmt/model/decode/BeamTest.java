@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.FloatBuffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Comparator;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The beam's bookkeeping on hand-made distributions over a 4-token vocabulary (0 pad, 1 BOS, 2 EOS, 3 word). */
@@ -37,8 +41,30 @@ class BeamTest {
 
   @Test
   void topKIsBestFirst() {
-    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(FloatBuffer.wrap(new float[] {0.5f, -1f, 0.1f, 2f}), 0, 4, 3));
-    assertArrayEquals(new int[] {1, 0}, TopK.indices(FloatBuffer.wrap(new float[] {9f, 0.5f, 2f, 0.1f}), 1, 3, 2), "relative to from");
+    assertArrayEquals(new int[] {3, 0, 2}, TopK.indices(floats(new float[] {0.5f, -1f, 0.1f, 2f}), 0, 4, 3));
+    assertArrayEquals(new int[] {1, 0}, TopK.indices(floats(new float[] {9f, 0.5f, 2f, 0.1f}), 1, 3, 2), "relative to from");
+  }
+
+  @Test
+  void topKOfLongRowsIsASortsFirstK() {
+    Random random = new Random(7);
+    for (int length : new int[] {8000, 8003, 37}) {
+      float[] values = new float[3 + length];
+      for (int j = 0; j < values.length; j++) {
+        // rounded, so that rows hold ties: the lower index comes first
+        values[j] = Math.round(random.nextGaussian() * 40) / 10f;
+      }
+      int[] expected = IntStream.range(0, length).boxed()
+          .sorted(Comparator.comparingDouble((Integer j) -> values[3 + j]).reversed()).limit(8).mapToInt(Integer::intValue).toArray();
+      assertArrayEquals(expected, TopK.indices(floats(values), 3, length, 8), "row of " + length);
+    }
+  }
+
+  /** Values as a native-order buffer of floats, as ND4J's logits are read. */
+  static ByteBuffer floats(float[] values) {
+    ByteBuffer buffer = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder());
+    buffer.asFloatBuffer().put(values);
+    return buffer;
   }
 
   @Test

@@ -1,8 +1,9 @@
 package org.sparknmt.model.decode;
 
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -76,7 +77,9 @@ final class FullRecomputeSearch {
     float[][] best = new float[logProbabilities.length][];
     for (int i = 0; i < tokens.length; i++) {
       float[] row = logProbabilities[i];
-      tokens[i] = TopK.indices(FloatBuffer.wrap(row), 0, row.length, k);
+      // a stable sort, not the search's TopK: equal values keep the lower index first, as TopK does
+      tokens[i] = IntStream.range(0, row.length).boxed()
+          .sorted(Comparator.comparingDouble((Integer j) -> row[j]).reversed()).limit(k).mapToInt(Integer::intValue).toArray();
       best[i] = new float[tokens[i].length];
       for (int j = 0; j < best[i].length; j++) {
         best[i][j] = row[tokens[i][j]];

@@ -52,7 +52,7 @@ class IncrementalAttentionTest {
         .reshape('c', (long) n * tq, HEADS * DK);
 
     INDArray actual = IncrementalAttention.attend(queries,
-        new CachedKeysValues(new KeysValues(keyBuffer, valueBuffer), sequences, tk, keep), HEADS);
+        new CachedKeysValues(CachedKeysValues.transposed(keyBuffer), valueBuffer, sequences, tk, keep), HEADS);
 
     assertArrayEquals(expectedRows.shape(), actual.shape());
     assertArrayEquals(expectedRows.data().asFloat(), actual.dup('c').data().asFloat(), 1e-5f);

@@ -45,8 +45,8 @@ class SelfAttentionCacheTest {
       assertEquals(step + 1, read.length());
       for (int i = 0; i < n; i++) {
         for (int p = 0; p <= step; p++) {
-          assertArrayEquals(keys.get(i).get(p).data().asFloat(), stored(read.stored().keys(), read.sequences()[i], p), "keys of " + i + " at " + p);
-          assertArrayEquals(values.get(i).get(p).data().asFloat(), stored(read.stored().values(), read.sequences()[i], p), "values of " + i + " at " + p);
+          assertArrayEquals(keys.get(i).get(p).data().asFloat(), storedKey(read.keys(), read.sequences()[i], p), "keys of " + i + " at " + p);
+          assertArrayEquals(values.get(i).get(p).data().asFloat(), stored(read.values(), read.sequences()[i], p), "values of " + i + " at " + p);
         }
       }
       if (step < reorders.length) {
@@ -80,7 +80,13 @@ class SelfAttentionCacheTest {
     return newest.get(NDArrayIndex.interval((long) i * HEADS, (long) (i + 1) * HEADS), NDArrayIndex.point(0), NDArrayIndex.all()).dup('c');
   }
 
-  /** The h heads of a slot at a position, [h·d_k]. */
+  /** The h heads of a slot's key at a position, [h·d_k], from the keys stored transposed. */
+  private static float[] storedKey(INDArray keys, int slot, int position) {
+    return keys.get(NDArrayIndex.interval((long) slot * HEADS, (long) (slot + 1) * HEADS), NDArrayIndex.all(), NDArrayIndex.point(position))
+        .dup('c').data().asFloat();
+  }
+
+  /** The h heads of a slot's value at a position, [h·d_k]. */
   private static float[] stored(INDArray buffer, int slot, int position) {
     return buffer.get(NDArrayIndex.interval((long) slot * HEADS, (long) (slot + 1) * HEADS), NDArrayIndex.point(position), NDArrayIndex.all())
         .dup('c').data().asFloat();
