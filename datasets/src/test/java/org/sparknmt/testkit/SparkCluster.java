@@ -49,8 +49,9 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
         // one ND4J thread per one-core executor; OpenMP's default (all cores) oversubscribes the machine
         .set("spark.executorEnv.OMP_NUM_THREADS", "1")
         .set("spark.executor.extraClassPath", BuildDirs.classpath())
-        .set("spark.executor.extraJavaOptions",
-            "-Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
+        // the search's vector loops need the Vector API's module in the executors, as the launcher gives it
+        .set("spark.executor.extraJavaOptions", "--add-modules=jdk.incubator.vector"
+            + " -Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
                 + " -Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile", ""))
         .set("spark.worker.dir", work.resolve("worker").toString());
     for (Map.Entry<String, String> setting : settings.entrySet()) {

@@ -10,7 +10,6 @@ import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.nn.DecoderLayer;
 import org.sparknmt.model.nn.EncoderLayer;
 import org.sparknmt.model.nn.Transformer;
-import org.sparknmt.model.nn.VectorMath;
 
 /**
  * Translates batches of token-id sentences with a trained graph: greedy search, beam search, and
@@ -24,10 +23,23 @@ public final class Translator {
   private final DataType type;
 
   Translator(Transformer model, SpecialTokens tokens, DataType type) {
-    VectorMath.requireModule();
+    requireVectorModule();
     this.model = model;
     this.tokens = tokens;
     this.type = type;
+  }
+
+  /**
+   * Fails with what to do when this JVM runs without the Vector API's module, which the search's loops
+   * use ({@code VectorMath}); they would otherwise fail at their first step with a NoClassDefFoundError
+   * naming only the missing class. (Not in VectorMath itself: loading that class is what fails.)
+   */
+  static void requireVectorModule() {
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      throw new IllegalStateException("translation needs the JVM option --add-modules=jdk.incubator.vector"
+          + " (scripts/sparknmt passes it; with a spark-submit of your own, add it to spark.driver.extraJavaOptions"
+          + " and spark.executor.extraJavaOptions)");
+    }
   }
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */

@@ -11,7 +11,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * The float loops of a search step that run outside ND4J, on the CPU's vector registers (JDK 17's Vector
  * API, the incubator module {@code jdk.incubator.vector}, which the JVM needs on its command line:
- * {@value #JVM_OPTION}). ND4J's element-wise {@code exp} is libm's scalar {@code expf}: over a beam-4 step's
+ * {@code --add-modules=jdk.incubator.vector}; {@code Translator} checks for it). ND4J's element-wise {@code exp} is libm's scalar {@code expf}: over a beam-4 step's
  * [512, 8000] logits it took 14 ms and the row sums 3 ms, where the vector exponential (SVML, in the
  * JDK) and the sum take 1.3 ms; and scalar loops over the cached keys and values were a fifth of a
  * search's time (BENCHMARKS.md, "The search's loops on vector registers").
@@ -20,26 +20,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * lengths below count floats from the start of such a buffer.
  */
 public final class VectorMath {
-  /** The JVM option that makes the Vector API available. */
-  public static final String JVM_OPTION = "--add-modules=jdk.incubator.vector";
-
   private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
   private static final int LANES = SPECIES.length();
   private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
   private VectorMath() {}
-
-  /**
-   * Fails with what to do when this JVM runs without the Vector API's module; a class that uses it
-   * would otherwise fail later with a {@link NoClassDefFoundError} naming only the missing class.
-   */
-  public static void requireModule() {
-    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      throw new IllegalStateException("translation needs the JVM option " + JVM_OPTION + " (scripts/sparknmt"
-          + " passes it; with spark-submit of your own, add it to spark.driver.extraJavaOptions and"
-          + " spark.executor.extraJavaOptions)");
-    }
-  }
 
   /**
    * The native buffer of a float array whose first element is its buffer's first, in native byte order:

@@ -113,11 +113,6 @@ class VectorMathTest {
     assertTrue(e.getMessage().contains("offset 2"), e.getMessage());
   }
 
-  @Test
-  void theModuleIsThere() {
-    VectorMath.requireModule();
-  }
-
   private static float[] gaussian(Random random, int n, double scale) {
     float[] x = new float[n];
     for (int i = 0; i < n; i++) {
