@@ -21,8 +21,8 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
    * the order of the log-probabilities), log p = z − log Σ exp z, with Σ exp(z − max) summed on vector
    * registers ({@link VectorMath#sumExp}). Both read the logits where ND4J wrote them, a row at a time, so
    * the row's second pass finds it in cache. (ND4J's top_k op took 365 ms on [128, 8000] and its
-   * logsumexp op 81 ms; its element-wise exp and row sums, 17 ms on a beam-4 step's [512, 8000], against
-   * 1.3 ms here: BENCHMARKS.md, "The search's loops on vector registers".)
+   * logsumexp op 81 ms; its element-wise exp and row sums, 15.6 ms on one core for a beam-4 step's [512, 8000], against
+   * 1.2-1.4 ms here: BENCHMARKS.md, "The search's loops on vector registers".)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
     INDArray logits = model.logits(states).castTo(DataType.FLOAT);

@@ -55,8 +55,7 @@ final class SelfAttentionCache {
     if (positions == values.size(1)) {
       throw new IllegalStateException("an output longer than the " + positions + " positions the cache was allocated for");
     }
-    writeKeys(rows(newest.keys()));
-    writeValues(rows(newest.values()));
+    write(rows(newest.keys()), rows(newest.values()));
     positions++;
     return new CachedKeysValues(keys, values, slots, positions, null);
   }
@@ -65,28 +64,22 @@ final class SelfAttentionCache {
     return (newest.isView() || newest.ordering() != 'c' ? newest.dup('c') : newest).data().asNioFloat();
   }
 
-  /** Row i·h + head of the newest values goes to position {@code positions} of row slots[i]·h + head. */
-  private void writeValues(FloatBuffer from) {
-    FloatBuffer to = values.data().asNioFloat();
-    long[] stride = values.stride();
+  /**
+   * Row i·h + head of the newest keys and values goes to position {@code positions} of row slots[i]·h + head:
+   * the value's d_k floats in one copy, each of the key's to its own row of positions.
+   */
+  private void write(FloatBuffer newKeys, FloatBuffer newValues) {
+    FloatBuffer k = keys.data().asNioFloat();
+    FloatBuffer v = values.data().asNioFloat();
+    long[] ks = keys.stride();
+    long[] vs = values.stride();
     for (int i = 0; i < slots.length; i++) {
       for (int head = 0; head < heads; head++) {
         int row = i * heads + head;
-        to.put((int) ((slots[i] * (long) heads + head) * stride[0] + positions * stride[1]), from, row * dk, dk);
-      }
-    }
-  }
-
-  /** The same for the keys, each of whose d_k values goes to its own row of positions. */
-  private void writeKeys(FloatBuffer from) {
-    FloatBuffer to = keys.data().asNioFloat();
-    long[] stride = keys.stride();
-    for (int i = 0; i < slots.length; i++) {
-      for (int head = 0; head < heads; head++) {
-        int row = i * heads + head;
-        long at = (slots[i] * (long) heads + head) * stride[0] + positions;
+        long slot = slots[i] * (long) heads + head;
+        v.put((int) (slot * vs[0] + positions * vs[1]), newValues, row * dk, dk);
         for (int d = 0; d < dk; d++) {
-          to.put((int) (at + d * stride[1]), from.get(row * dk + d));
+          k.put((int) (slot * ks[0] + d * ks[1] + positions), newKeys.get(row * dk + d));
         }
       }
     }
