@@ -16,6 +16,7 @@ final class Progress {
   private final int workers;
   private final WorkerTimings timings;
   private final long startStep;
+  private final double startTrainSeconds;
   private final long startNanos = System.nanoTime();
   private long lastLineNanos = System.nanoTime();
   private WorkerTimings.Snapshot roundStart;
@@ -26,6 +27,7 @@ final class Progress {
     this.workers = workers;
     this.timings = timings;
     this.startStep = start.step();
+    this.startTrainSeconds = start.trainSeconds();
     this.roundStart = timings.snapshot();
   }
 
@@ -52,16 +54,34 @@ final class Progress {
     }
   }
 
-  /** Remaining steps (by max_steps or max_epochs, whichever comes first) at this run's pace. */
   private String eta(TrainingState state, long now) {
-    long done = state.step() - startStep;
-    if (done <= 0) {
+    if (state.step() <= startStep) {
       return "?";
     }
-    long byEpochs = config.maxEpochs() * RoundPlan.stepsPerEpoch(batches, workers, config.averagingFrequency());
-    long target = config.maxSteps() > 0 ? Math.min(config.maxSteps(), byEpochs) : byEpochs;
-    double seconds = (now - startNanos) / 1e9 / done * Math.max(0, target - state.step());
-    long s = Math.round(seconds);
+    long stepsPerEpoch = RoundPlan.stepsPerEpoch(batches, workers, config.averagingFrequency());
+    long s = Math.round(remainingSeconds(config, stepsPerEpoch, state, startStep, startTrainSeconds,
+        (now - startNanos) / 1e9));
     return s >= 3600 ? String.format("%dh%02dm", s / 3600, s / 60 % 60) : String.format("%dm%02ds", s / 60, s % 60);
+  }
+
+  /**
+   * Wall seconds left at this run's pace: to max_steps or max_epochs, whichever comes first, and never
+   * past max_minutes, whose budget counts training rounds only (so the budget left is stretched by this
+   * run's ratio of wall time to training time, which holds validations and checkpoints).
+   *
+   * @param wall wall seconds since this run started, at {@code state}
+   */
+  static double remainingSeconds(TrainConfig config, long stepsPerEpoch, TrainingState state, long startStep,
+      double startTrainSeconds, double wall) {
+    long target = config.maxEpochs() * stepsPerEpoch;
+    if (config.maxSteps() > 0) {
+      target = Math.min(config.maxSteps(), target);
+    }
+    double left = wall / (state.step() - startStep) * Math.max(0, target - state.step());
+    double trained = state.trainSeconds() - startTrainSeconds;
+    if (config.maxMinutes() > 0 && trained > 0) {
+      left = Math.min(left, Math.max(0, config.maxMinutes() * 60 - state.trainSeconds()) * wall / trained);
+    }
+    return left;
   }
 }
