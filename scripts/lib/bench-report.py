@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes BENCHMARKS.md from the KEY=VALUE lines that scripts/bench collected (scripts/lib/bench-env's
-bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: everything from the "## Optimizations"
-heading of PREVIOUS (the BENCHMARKS.md being replaced) to its end is carried over verbatim, so the
-hand-written record of optimizations, observations and the reference run survive a rerun."""
+bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: the sections that other bench-* scripts
+write into PREVIOUS (the BENCHMARKS.md being replaced), each between "<!-- bench-NAME -->" and
+"<!-- /bench-NAME -->" markers, are carried over verbatim at the end, so a rerun of scripts/bench keeps
+them. History is not kept here: it goes in docs/notes/."""
 import re, sys
 
 results, out = sys.argv[1], sys.argv[2]
@@ -208,16 +209,17 @@ for key, label in [("jvm_s", "JVM start + configuration parsed"), ("spark_model_
                    ("command_s", "whole command (+ validation, checkpoint, exit)")]:
     w(f"| {label} | {fmt(num('first_step.' + key), 2)} | {fmt(num('first_step_cluster.' + key), 2)} |")
 
-# Optimizations
-w("")
-carried = None
+# The sections the other bench-* scripts own
+carried = []
 if previous:
     try:
         text = open(previous, encoding="utf-8").read()
-        m = re.search(r"^## Optimizations\n.*", text, re.M | re.S)
-        carried = m.group(0).rstrip("\n") if m else None
+        carried = [m.group(0) for m in re.finditer(r"^<!-- (bench-[\w-]+) -->\n.*?^<!-- /\1 -->$", text, re.M | re.S)]
     except OSError:
         pass
-# The record of optimizations is written by hand and lives only in BENCHMARKS.md (git keeps its history).
-w(carried if carried else "## Optimizations\n\n| change | prediction | measured result | source |\n| --- | --- | --- | --- |")
+w("")
+w("Earlier records of what was tried and measured are dated notes in [docs/notes/](docs/notes/).")
+for section in carried:
+    w("")
+    w(section)
 open(out, "w", encoding="utf-8").write("\n".join(md) + "\n")

@@ -23,7 +23,7 @@ def best_by(curve, m):
 
 
 marks = sorted({round(minutes * f) for f in (0.25, 0.5, 0.75, 1.0)} - {0})
-md = ["<!-- bench-quality -->", "### The last `scripts/bench-quality` run", ""]
+md = ["<!-- bench-quality -->", "## Time to quality: the last `scripts/bench-quality` run", ""]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 md.append(f"`scripts/bench-quality {minutes:g}`, {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores "
           f"({cpu}). Each variant trained for {minutes:g} minutes of training (validation and checkpoints not counted), "
