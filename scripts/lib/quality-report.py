@@ -50,7 +50,7 @@ section = "\n".join(md) + "\n"
 text = open(benchmarks, encoding="utf-8").read()
 pattern = re.compile(r"<!-- bench-quality -->.*?<!-- /bench-quality -->\n", re.S)
 text = (pattern.sub(lambda _: section, text) if pattern.search(text)
-        else text.rstrip("\n") + "\n\n## Time to quality\n\n" + section)
+        else text.rstrip("\n") + "\n\n" + section)
 open(benchmarks, "w", encoding="utf-8").write(text)
 
 try:
