@@ -16,11 +16,10 @@ import org.sparknmt.model.nn.PassWorkspace;
 
 /**
  * Threads that run searches and keep their ND4J workspaces from one search to the next, across Spark
- * tasks. A search's workspaces belong to its thread and are sized by its largest batch (about 0.6 GB
- * for 128 sentences of the Multi30k recipe's model at beam 1, 1 GB at beam 4), and on the
- * machine kind this project is measured on every freshly mapped page costs about 11 µs: tasks that sized
- * them anew on their own threads and freed them at their end spent more time on that memory than on
- * searching (BENCHMARKS.md, "Threads that keep their workspaces"). A Spark task cannot know
+ * tasks. A search's workspaces belong to its thread and are sized by its largest batch, and where a
+ * freshly mapped page is expensive (a virtual machine faulting each page in), tasks that sized them anew
+ * on their own threads and freed them at their end spent more time on that memory than on searching.
+ * A Spark task cannot know
  * whether its own thread will run the next task, so it hands its search to one of these and waits.
  *
  * <p>A search takes an idle thread, or makes one when none is idle, so there are as many threads as
@@ -127,8 +126,7 @@ public final class SearchThreads {
      * threads as libnd4j's master threads have now: all the cores, or a local-mode task's share while
      * {@link LocalTaskThreads} shares them. OpenMP keeps the count per thread, so nothing else changes,
      * and OMP_NUM_THREADS otherwise gives every search all the cores: two searches of local[2] ran four
-     * OpenMP threads on two cores, and greedy search was 10-20 % slower for it (BENCHMARKS.md, "One
-     * OpenMP thread per search").
+     * OpenMP threads on two cores, each waiting on the other's.
      */
     private void shareOpenMpThreads() {
       // Nd4j first: its initialization loads the native ops, and the other order, on two threads at once, left one of them without

@@ -20,9 +20,8 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
    * The k best tokens of each decoder state [n, d_model]: the top k of the logits z (their order is
    * the order of the log-probabilities), log p = z − log Σ exp z, with Σ exp(z − max) summed on vector
    * registers ({@link VectorMath#sumExp}). Both read the logits where ND4J wrote them, a row at a time, so
-   * the row's second pass finds it in cache. (ND4J's top_k op took 365 ms on [128, 8000] and its
-   * logsumexp op 81 ms; its element-wise exp and row sums, 15.6 ms on one core for a beam-4 step's [512, 8000], against
-   * 1.2-1.4 ms here: BENCHMARKS.md, "The search's loops on vector registers".)
+   * the row's second pass finds it in cache. (ND4J's top_k and logsumexp ops, and its scalar element-wise
+   * exp and row sums, cost many times these two passes over a step's logits.)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
     INDArray logits = model.logits(states).castTo(DataType.FLOAT);
@@ -31,7 +30,7 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     }
     int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
-    // a copy of the logits was 4 MB of heap per step at 128 hypotheses, collected by G1 as humongous objects
+    // a heap copy of a step's logits would be a humongous object for G1 at every step
     ByteBuffer z = VectorMath.buffer(logits);
     int[][] tokens = new int[n][];
     float[][] logProbabilities = new float[n][];

@@ -36,8 +36,8 @@ public final class Encoder {
   /**
    * The same at inference, for a search: each layer's temporaries go into the step workspace, which the
    * next layer reuses, and only its output moves up into the search's workspace, so that a search holds
-   * one layer's activations instead of every layer's (with 128 sentences of the Multi30k recipe's model the
-   * encoder's activations were about 0.7 of the search's 0.85 GB).
+   * one layer's activations instead of every layer's (the encoder's activations of all layers are most
+   * of a search's workspace otherwise).
    */
   public INDArray infer(int[] src, int batch, AttentionMask mask) {
     INDArray x = positions.forward(embedding.forward(src), batch);

@@ -9,10 +9,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * over the cached keys and values: one query per head in self-attention, a sentence's k hypotheses over
  * its source in encoder-decoder attention, each reading its own stored sequence of keys and values
  * wherever it lies in the cache. As {@link ScaledDotProductAttention} at inference, masked
- * keys get weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul ran
- * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a cost of its own; for 128 hypotheses
- * (512 heads) the two products and the softmax took 2-3 ms per attention, here 1-2 ms, and a greedy
- * step has six (BENCHMARKS.md, "Threads that keep their workspaces, the attention of a step in Java").
+ * keys get weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul runs
+ * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a fixed cost of its own, which a
+ * plain loop over the stored keys does not pay.
  */
 final class IncrementalAttention {
   private IncrementalAttention() {}

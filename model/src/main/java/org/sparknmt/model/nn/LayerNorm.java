@@ -31,7 +31,7 @@ public final class LayerNorm {
   /**
    * The same at inference, computed in Java on vector registers ({@link VectorMath}): three passes per row
    * instead of nine ND4J operations, each of which cost about as much as normalizing the few rows of a
-   * decoding step (BENCHMARKS.md, "Slots in the search cache, LayerNorm in Java"). Float only (the
+   * decoding step. Float only (the
    * search's type); anything else takes {@link #forward}.
    */
   public INDArray infer(INDArray x) {

@@ -16,8 +16,8 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>It is sized by its first pass and grows when a larger pass spills ({@code REALLOCATE}). The
  * learning policy matters: {@code OVER_TIME} with the default {@code cyclesBeforeInitialization} (0)
- * never allocates the workspace at all, so every array spilled and waited for a GC; TrainBench small
- * measured 680 MiB of such garbage per step and 7.4 GB resident (docs/operations.md, Memory).
+ * never allocates the workspace at all, so every array spills and waits for a GC (docs/operations.md,
+ * Memory).
  */
 public final class PassWorkspace {
   /** A training step's forward and backward pass (the Transformer layer's, and TrainBench's timing of it). */
@@ -47,9 +47,8 @@ public final class PassWorkspace {
    * Gives this thread's workspace named id {@code bytes} before its first pass, when it has none yet and
    * bytes is positive, so that the first pass fits instead of spilling while the workspace learns its size.
    * A training task starts on a thread without workspaces ({@link #release}), and its first step spilled
-   * the whole step (about 1.2 GB for the recipe's batch) into separate allocations: on this machine kind a
-   * fresh 4 KB page costs about 11 µs, and the spilled arrays cost more than the step's arithmetic
-   * (BENCHMARKS.md, "Fresh pages").
+   * the whole step into separate allocations; where fresh memory pages are expensive (a virtual
+   * machine faulting each 4 KB page in), the spilled arrays cost more than the step's arithmetic.
    */
   public static void reserve(String id, long bytes) {
     MemoryWorkspaceManager manager = Nd4j.getWorkspaceManager();
@@ -81,8 +80,7 @@ public final class PassWorkspace {
    * Frees this thread's pass workspaces now. A Spark task calls it when it ends: the executor's next
    * task may run on another thread of its pool, and a workspace left on an idle or finished thread keeps
    * its memory until a garbage collection finds the thread's wrapper, which with a small heap may be
-   * never (one-worker training of the Multi30k recipe reached 10.9 GB resident within 35 steps, a
-   * step's workspace per thread the rounds had run on).
+   * never, leaving a step's workspace on every thread the rounds have run on.
    */
   public static void release() {
     MemoryWorkspaceManager manager = Nd4j.getWorkspaceManager();

@@ -14,9 +14,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * (its h heads); a reorder only reassigns slots. A hypothesis whose parent has no other child takes the
  * parent's slot as it is; only a second child of the same parent copies the parent's positions into a
  * free slot. Greedy search and sentences that finish copy nothing. (Gathering every hypothesis into a
- * second buffer at each reorder copied the whole cache of every layer; a cache concatenated anew at
- * every step kept each step's copy until the batch ended: 0.4-1.7 GB of workspace per batch of 32
- * sentences at beam 4, BENCHMARKS.md, "Translation: where a search's time went".)
+ * second buffer at each reorder would copy the whole cache of every layer; a cache concatenated anew
+ * at every step would keep each step's copy until the batch ends.)
  */
 final class SelfAttentionCache {
   private final int heads;

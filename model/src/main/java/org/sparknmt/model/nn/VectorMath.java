@@ -12,10 +12,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * The float loops of a search step that run outside ND4J, on the CPU's vector registers (JDK 17's Vector
  * API, the incubator module {@code jdk.incubator.vector}, which the JVM needs on its command line:
  * {@code --add-modules=jdk.incubator.vector}; {@code Translator} checks for it). ND4J's element-wise
- * {@code exp} is libm's scalar {@code expf}: over a beam-4 step's [512, 8000] logits it took 12.7 ms on one
- * core and the row sums 2.9 ms, where the vector exponential (SVML, in the JDK) and the sum take 1.2-1.4 ms;
- * and scalar loops over the cached keys and values were a fifth of a search's time (BENCHMARKS.md, "The
- * search's loops on vector registers").
+ * {@code exp} is libm's scalar {@code expf}, an order of magnitude slower over a step's logits than the
+ * JDK's vector exponential (SVML), and scalar loops over the cached keys and values leave most of each
+ * register unused.
  *
  * <p>Native arrays are read where ND4J wrote them, through {@link #buffer(INDArray)}: offsets and
  * lengths below count floats from the start of such a buffer.
