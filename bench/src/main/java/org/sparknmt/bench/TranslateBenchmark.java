@@ -69,7 +69,7 @@ public final class TranslateBenchmark implements Callable<Integer> {
         TranslateConfig config = defaults.with(beam, null, null, null, null, null);
         String output = work.resolve("beam-" + beam + ".txt").toUri().toString();
         // the JIT compiled the search for the beam it last ran: greedy runs after the beam-4 warm-up got
-        // faster run by run (5.2, 4.8, 4.1, 4.0, 3.2 s), so each beam gets an untimed pass of its own
+        // faster run by run, so each beam gets an untimed pass of its own
         TranslateJob.Result untimed = TranslateJob.run(sc, model, config, input, output, true);
         System.out.printf("  beam %d untimed pass: %.1f s%n", beam, untimed.seconds());
         List<Timed> runs = new ArrayList<>();
