@@ -41,12 +41,12 @@ class StandardOutputTest {
     assertNull(StandardOutput.failure(fine));
   }
 
-  /** The whole command as a shell runs it: {@code sparknmt version > /dev/full} fails, naming standard output. */
+  /** The whole command as a shell runs it: {@code sparknmt config > /dev/full} fails, naming standard output. */
   @Test
   void aCommandWhoseSummaryIsLostFails() throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "version")).redirectOutput(FULL).start();
+        Main.class.getName(), "config")).redirectOutput(FULL).start();
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(120, TimeUnit.SECONDS));
     assertEquals(ExitCodes.FAILURE, process.exitValue(), err);
