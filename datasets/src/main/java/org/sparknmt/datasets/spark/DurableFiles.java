@@ -41,19 +41,12 @@ public final class DurableFiles {
           return;
         }
         closed = true;
+        // a failed sync leaves the stream to close all the same; HDFS's close then rethrows the sync's error
         try {
           stream.hsync();
-        } catch (IOException | RuntimeException e) {
-          try {
-            stream.close();
-          } catch (IOException | RuntimeException suppressed) {
-            if (suppressed != e) {
-              e.addSuppressed(suppressed);
-            }
-          }
-          throw e;
+        } finally {
+          stream.close();
         }
-        stream.close();
       }
     };
   }
