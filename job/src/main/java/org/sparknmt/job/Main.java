@@ -5,6 +5,7 @@ import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.config.ConfigKeys;
 import org.sparknmt.job.evaluate.EvaluateCommand;
 import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
+import org.sparknmt.job.io.StandardOutput;
 import org.sparknmt.job.prepare.PrepareCommand;
 import org.sparknmt.job.report.AttentionCommand;
 import org.sparknmt.job.report.PlotPeCommand;
@@ -44,6 +45,11 @@ public final class Main implements Runnable {
 
   public static void main(String[] args) {
     int code = commandLine().execute(args);
+    String lost = StandardOutput.failure(System.out);
+    if (lost != null) {
+      System.err.println("sparknmt: " + lost);
+      code = code == ExitCodes.OK ? ExitCodes.FAILURE : code;
+    }
     // In YARN cluster mode this runs in the ApplicationMaster, which reports success only when main
     // returns: System.exit(0) there fails the application ("Shutdown hook called before final status
     // was reported"). A failure still exits, and the application fails with its code.

@@ -12,6 +12,7 @@ import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.checkpoint.CheckpointOption;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.io.StandardOutput;
 import org.sparknmt.job.ml.TableOptions;
 import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
@@ -68,7 +69,7 @@ public final class TranslateCommand implements Callable<Integer> {
             + "give --input URI to write a file");
       }
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
-      StreamTranslation.translate(model.sentenceTranslator(config), System.in, System.out);
+      StreamTranslation.translate(model.sentenceTranslator(config), System.in, StandardOutput.open());
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {

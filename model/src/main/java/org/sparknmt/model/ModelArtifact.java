@@ -37,6 +37,8 @@ public final class ModelArtifact {
   static final List<String> GRAPH_ENTRIES =
       List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN, ModelSerializer.UPDATER_BIN);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The most {@value #METADATA} (and a graph's configuration JSON) may take. */
+  private static final long MAX_METADATA_BYTES = 16 << 20;
 
   /** What the artifact says about its model. */
   public record Metadata(int format, TransformerConfig config, int vocabSize, String vocabularyHash, long parameters) {}
@@ -65,7 +67,16 @@ public final class ModelArtifact {
    * @throws IllegalArgumentException when the artifact is not a sparknmt model or its vocabulary hash differs
    */
   public static Loaded read(InputStream in, String expectedVocabularyHash, String source) throws IOException {
-    Map<String, byte[]> outer = entries(in, List.of(METADATA, GRAPH), source);
+    Map<String, byte[]> outer = entries(in, List.of(METADATA, GRAPH), source, (name, before) -> {
+      if (name.equals(METADATA)) {
+        return MAX_METADATA_BYTES;
+      }
+      if (!before.containsKey(METADATA)) {
+        throw new IllegalArgumentException(source + ": entry '" + name + "' before " + METADATA
+            + ", which bounds its size; not an artifact written by sparknmt");
+      }
+      return maxGraphBytes(JSON.readValue(before.get(METADATA), Metadata.class));
+    });
     if (!outer.keySet().containsAll(List.of(METADATA, GRAPH))) {
       throw new IllegalArgumentException(source + ": not a sparknmt model artifact (needs entries " + METADATA
           + " and " + GRAPH + ")");
@@ -79,8 +90,9 @@ public final class ModelArtifact {
       throw new IllegalArgumentException(source + ": the model was trained with vocabulary " + metadata.vocabularyHash()
           + ", but the vocabulary given has hash " + expectedVocabularyHash + "; use the run's own vocabulary");
     }
+    long maxGraphBytes = maxGraphBytes(metadata);
     Map<String, byte[]> graphEntries = entries(new ByteArrayInputStream(outer.get(GRAPH)), GRAPH_ENTRIES,
-        source + "!" + GRAPH);
+        source + "!" + GRAPH, (name, before) -> maxGraphBytes);
     for (String required : List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN)) {
       if (!graphEntries.containsKey(required)) {
         throw new IllegalArgumentException(source + ": " + GRAPH + " has no " + required);
@@ -90,12 +102,29 @@ public final class ModelArtifact {
     return new Loaded(metadata, graph);
   }
 
+  /** How many bytes an entry named so may inflate to, given the entries read before it. */
+  @FunctionalInterface
+  private interface EntryLimit {
+    long bytes(String name, Map<String, byte[]> before) throws IOException;
+  }
+
   /**
-   * The entries of a zip, each of which must be one of {@code allowed} and appear once. DL4J reads a
-   * zip through its central directory, this through its local headers, which a crafted file can make
-   * disagree; so what DL4J gets is never the original file but a zip rebuilt from these entries.
+   * What the graph of {@code metadata}'s model takes at most: its parameters and Adam's two moments in
+   * float32 (DL4J's updater state may be float64: twice that), besides configuration JSON.
    */
-  private static Map<String, byte[]> entries(InputStream in, List<String> allowed, String source) throws IOException {
+  private static long maxGraphBytes(Metadata metadata) {
+    return Math.min(Integer.MAX_VALUE - 8, Math.max(metadata.parameters(), 0) * 24 + MAX_METADATA_BYTES);
+  }
+
+  /**
+   * The entries of a zip, each of which must be one of {@code allowed}, appear once and inflate to no
+   * more than {@code limit} says: a small crafted file can inflate to gigabytes, and is refused before
+   * they are held. DL4J reads a zip through its central directory, this through its local headers, which
+   * a crafted file can make disagree; so what DL4J gets is never the original file but a zip rebuilt from
+   * these entries.
+   */
+  private static Map<String, byte[]> entries(InputStream in, List<String> allowed, String source, EntryLimit limit)
+      throws IOException {
     Map<String, byte[]> entries = new LinkedHashMap<>();
     ZipInputStream zip = new ZipInputStream(in);
     for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
@@ -104,7 +133,13 @@ public final class ModelArtifact {
             + "': a model file is code-equivalent input and this build reads only " + String.join(", ", allowed)
             + " from it; use checkpoints written by sparknmt from a trusted source");
       }
-      if (entries.put(e.getName(), zip.readAllBytes()) != null) {
+      long max = limit.bytes(e.getName(), entries);
+      byte[] bytes = zip.readNBytes(Math.toIntExact(max + 1));
+      if (bytes.length > max) {
+        throw new IllegalArgumentException(source + ": entry '" + e.getName() + "' inflates to more than " + max
+            + " bytes, more than its model can hold: a damaged or crafted file");
+      }
+      if (entries.put(e.getName(), bytes) != null) {
         throw new IllegalArgumentException(source + ": entry '" + e.getName() + "' appears twice");
       }
     }

@@ -113,6 +113,23 @@ class ModelArtifactTest {
     assertTrue(e.getMessage().startsWith("run/model.zip: refusing entry 'extra.bin'"), e.getMessage());
   }
 
+  @Test
+  void anEntryThatInflatesBeyondItsModelIsRefusedBeforeItIsHeld() throws IOException {
+    Map<String, byte[]> outer = unzip(new ByteArrayInputStream(artifact()));
+    long parameters = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outer.get(ModelArtifact.METADATA))
+        .get("parameters").asLong();
+    long max = parameters * 24 + (16 << 20);
+    Map<String, byte[]> graph = unzip(new ByteArrayInputStream(outer.get(ModelArtifact.GRAPH)));
+    graph.put(org.deeplearning4j.util.ModelSerializer.COEFFICIENTS_BIN, new byte[Math.toIntExact(max + 1)]);
+    outer.put(ModelArtifact.GRAPH, zip(graph));
+    byte[] small = zip(outer);
+    assertTrue(small.length < max / 100, "deflated zeros: " + small.length + " bytes");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ModelArtifact.read(new ByteArrayInputStream(small), "vocab-abc", "run/model.zip"));
+    assertEquals("run/model.zip!graph.zip: entry 'coefficients.bin' inflates to more than " + max
+        + " bytes, more than its model can hold: a damaged or crafted file", e.getMessage());
+  }
+
   private static byte[] artifact() throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ModelArtifact.write(TransformerFactory.create(CONFIG, 12, 4), "vocab-abc", bytes);

@@ -9,7 +9,8 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -22,7 +23,8 @@ import scala.Tuple2;
 /**
  * Reads {@link CorpusInput} parts into raw pairs keyed by {@link LineId}. Lines are split on
  * {@code \n} only, as raw bytes: Hadoop's default reader would also split on a lone {@code \r}
- * (shifting one side against the other) and decode invalid UTF-8 leniently.
+ * (shifting one side against the other) and decode invalid UTF-8 leniently. A line is at most
+ * {@link BoundedTextInputFormat#MAX_LINE_BYTES} long.
  */
 final class CorpusReader {
   private CorpusReader() {}
@@ -57,9 +59,9 @@ final class CorpusReader {
 
   /** The lines of one file as ({@link LineId}, raw bytes). */
   private static JavaPairRDD<Long, byte[]> lines(JavaSparkContext sc, String file, int part) {
-    Configuration conf = new Configuration(sc.hadoopConfiguration());
-    conf.set("textinputformat.record.delimiter", "\n");
-    return sc.newAPIHadoopFile(file, TextInputFormat.class, LongWritable.class, Text.class, conf)
+    JavaNewHadoopRDD<LongWritable, Text> records = (JavaNewHadoopRDD<LongWritable, Text>) sc.newAPIHadoopFile(file,
+        BoundedTextInputFormat.class, LongWritable.class, Text.class, new Configuration(sc.hadoopConfiguration()));
+    return records.mapPartitionsWithInputSplit((split, lines) -> TextSplitRecords.of((FileSplit) split, lines), true)
         .map(record -> Arrays.copyOf(record._2.getBytes(), record._2.getLength()))
         .zipWithIndex()
         .mapToPair(line -> new Tuple2<>(LineId.of(part, line._2 + 1), line._1));

@@ -14,13 +14,15 @@ import org.apache.hadoop.fs.Path;
 public final class FolderSwap {
   private FolderSwap() {}
 
-  /** Renames {@code complete} to {@code target}; a folder at {@code target} goes to {@code aside} first, then away. */
+  /** Renames {@code complete}, synced to disk first ({@link DurableFiles}), to {@code target}; a folder at {@code target} goes to {@code aside} first, then away. */
   public static void install(FileSystem fs, Path complete, Path target, Path aside) throws IOException {
     boolean replacing = fs.exists(target);
     if (replacing) {
       rename(fs, target, aside);
     }
+    DurableFiles.sync(fs, complete);
     rename(fs, complete, target);
+    DurableFiles.syncFolderOf(fs, target);
     if (replacing) {
       fs.delete(aside, true);
     }

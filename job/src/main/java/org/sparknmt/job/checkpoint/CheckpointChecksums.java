@@ -43,12 +43,15 @@ final class CheckpointChecksums {
       } catch (JsonProcessingException e) {
         return Optional.of(CheckpointStore.CHECKSUMS + " is not valid JSON: " + e.getOriginalMessage());
       }
+      if (expected == null) {
+        return Optional.of(CheckpointStore.CHECKSUMS + " holds null, not the checksums");
+      }
       List<String> files = expected.containsKey(CheckpointStore.OUTER)
           ? List.of(CheckpointStore.MODEL, CheckpointStore.STATE, CheckpointStore.OUTER)
           : List.of(CheckpointStore.MODEL, CheckpointStore.STATE);
       for (String file : files) {
         Path path = new Path(folder, file);
-        if (!expected.containsKey(file)) {
+        if (expected.get(file) == null) {
           return Optional.of(CheckpointStore.CHECKSUMS + " has no entry for " + file);
         }
         if (!fs.exists(path)) {

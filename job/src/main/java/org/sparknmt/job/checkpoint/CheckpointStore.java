@@ -1,10 +1,12 @@
 package org.sparknmt.job.checkpoint;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,43 +119,76 @@ public final class CheckpointStore {
 
   /**
    * Complete checkpoints, oldest first. Temporary folders of interrupted writes are ignored;
-   * checkpoints whose files are damaged or missing are skipped with a warning naming the file. An
-   * I/O error (the file system unreachable, a block without a live replica) is thrown: it says
-   * nothing about the checkpoint, and skipping would resume from an older one.
+   * checkpoints whose files are damaged or missing, or whose {@code state.json} is not a training
+   * state, are skipped with a warning naming the file. A checkpoint that cannot be read (no
+   * permission, a block without a live replica, the file system unreachable) is skipped with the
+   * reason when a newer intact one exists; otherwise the error is thrown: it may say nothing about the
+   * checkpoint, and skipping the newest would resume from an older one.
    */
   public List<Checkpoint> list() throws IOException {
+    List<Folder> folders = new ArrayList<>(verifyAll());
+    folders.sort(Comparator.comparingLong(Folder::step).reversed());
     List<Checkpoint> found = new ArrayList<>();
-    for (Map.Entry<Path, Optional<String>> folder : verifyAll().entrySet()) {
-      if (folder.getValue().isPresent()) {
-        LOG.warn("skipping checkpoint {}: {}", folder.getKey(), folder.getValue().get());
+    for (Folder folder : folders) {
+      if (folder.unreadable() != null && found.isEmpty()) {
+        throw new IOException("cannot read checkpoint " + folder.path() + ": " + folder.unreadable().getMessage(),
+            folder.unreadable());
+      }
+      if (folder.problem() != null) {
+        LOG.warn("skipping checkpoint {}: {}", folder.path(), folder.problem());
         continue;
       }
-      Matcher matcher = NAME.matcher(folder.getKey().getName());
-      matcher.matches();
-      found.add(new Checkpoint(folder.getKey(), Long.parseLong(matcher.group(1)), readState(folder.getKey())));
+      found.add(new Checkpoint(folder.path(), folder.step(), folder.state()));
     }
-    found.sort(Comparator.comparingLong(Checkpoint::step));
+    Collections.reverse(found);
     return found;
   }
 
-  /** Every {@code step-N} folder that failed verification, with what is wrong with it. */
+  /** Every {@code step-N} folder that failed verification or could not be read, with what is wrong with it. */
   public Map<String, String> damaged() throws IOException {
     Map<String, String> damaged = new LinkedHashMap<>();
-    verifyAll().forEach((folder, problem) -> problem.ifPresent(p -> damaged.put(folder.getName(), p)));
+    for (Folder folder : verifyAll()) {
+      if (folder.problem() != null) {
+        damaged.put(folder.path().getName(), folder.problem());
+      }
+    }
     return damaged;
   }
 
-  private Map<Path, Optional<String>> verifyAll() throws IOException {
-    Map<Path, Optional<String>> folders = new LinkedHashMap<>();
+  /**
+   * A {@code step-N} folder as found: its state when it is intact, else the problem; {@code unreadable}
+   * is the I/O error that made it one, null where the problem is damage.
+   */
+  private record Folder(Path path, long step, TrainingState state, String problem, IOException unreadable) {}
+
+  private List<Folder> verifyAll() throws IOException {
+    List<Folder> folders = new ArrayList<>();
     if (!fs.exists(root)) {
       return folders;
     }
     for (FileStatus status : fs.listStatus(root)) {
-      if (status.isDirectory() && NAME.matcher(status.getPath().getName()).matches()) {
-        folders.put(status.getPath(), verify(status.getPath()));
+      Matcher matcher = NAME.matcher(status.getPath().getName());
+      if (status.isDirectory() && matcher.matches()) {
+        folders.add(inspect(status.getPath(), Long.parseLong(matcher.group(1))));
       }
     }
     return folders;
+  }
+
+  private Folder inspect(Path path, long step) {
+    try {
+      Optional<String> problem = verify(path);
+      if (problem.isPresent()) {
+        return new Folder(path, step, null, problem.get(), null);
+      }
+      try {
+        return new Folder(path, step, readState(path), null, null);
+      } catch (JsonProcessingException e) {
+        return new Folder(path, step, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
+      }
+    } catch (IOException e) {
+      return new Folder(path, step, null, "unreadable: " + e.getMessage(), e);
+    }
   }
 
   /** The newest complete, intact checkpoint. */
@@ -165,17 +200,23 @@ public final class CheckpointStore {
   /**
    * The intact checkpoint with the highest validation BLEU, ties (an early model scores 0) going to
    * the lower validation loss; where no checkpoint has a BLEU (train.valid_bleu_sentences = 0), the
-   * lowest validation loss.
+   * lowest validation loss. A NaN loss or BLEU (a diverged model) is no measurement: such a
+   * checkpoint never ranks as best (Double.compare would put NaN above every number).
    */
   public Optional<Checkpoint> best() throws IOException {
     Comparator<Checkpoint> byLoss = Comparator.comparingDouble(c -> -c.state().metric(RunMetric.VALID_LOSS));
-    List<Checkpoint> validated = list().stream().filter(c -> c.state().metric(RunMetric.VALID_LOSS) != null).toList();
-    if (validated.stream().anyMatch(c -> c.state().metric(RunMetric.VALID_BLEU) != null)) {
-      return validated.stream().filter(c -> c.state().metric(RunMetric.VALID_BLEU) != null)
+    List<Checkpoint> validated = list().stream().filter(c -> measured(c, RunMetric.VALID_LOSS)).toList();
+    if (validated.stream().anyMatch(c -> measured(c, RunMetric.VALID_BLEU))) {
+      return validated.stream().filter(c -> measured(c, RunMetric.VALID_BLEU))
           .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metric(RunMetric.VALID_BLEU))
               .thenComparing(byLoss));
     }
     return validated.stream().max(byLoss);
+  }
+
+  private static boolean measured(Checkpoint checkpoint, RunMetric metric) {
+    Double value = checkpoint.state().metric(metric);
+    return value != null && !value.isNaN();
   }
 
   /**
@@ -247,10 +288,24 @@ public final class CheckpointStore {
     for (int i = 0; i < all.size() - keepLast; i++) {
       Checkpoint old = all.get(i);
       if (best.isEmpty() || best.get().step() != old.step()) {
-        fs.delete(old.path(), true);
+        delete(old.path());
       }
     }
     writer.removeOwnLeftovers();
+  }
+
+  /**
+   * Deletes an old checkpoint; one that cannot be deleted (no permission) stays with a warning: the new
+   * checkpoint is written, and failing the run for an old one would lose the training since.
+   */
+  private void delete(Path old) {
+    try {
+      if (!fs.delete(old, true)) {
+        LOG.warn("could not delete old checkpoint {}; it stays", old);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not delete old checkpoint {}: {}; it stays", old, e.getMessage());
+    }
   }
 
   /**

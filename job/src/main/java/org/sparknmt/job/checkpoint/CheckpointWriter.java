@@ -13,6 +13,7 @@ import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.spark.DurableFiles;
 import org.sparknmt.datasets.spark.FolderSwap;
 
 /**
@@ -88,7 +89,7 @@ final class CheckpointWriter {
 
   private String write(Path file, CheckpointStore.ModelWriter content) throws IOException {
     MessageDigest digest = CheckpointChecksums.sha256();
-    OutputStream out = new DigestOutputStream(fs.create(file, false), digest);
+    OutputStream out = new DigestOutputStream(DurableFiles.create(fs, file, false), digest);
     StorageFailures.writeAndClose(out, content::write);
     return HexFormat.of().formatHex(digest.digest());
   }

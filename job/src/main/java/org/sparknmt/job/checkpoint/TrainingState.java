@@ -51,10 +51,28 @@ public record TrainingState(
         null);
   }
 
-  /** The state as a run with the configuration {@code runConfig} continues it, cutting epochs as {@code runCursor} says. */
-  public TrainingState continuedBy(DataCursor runCursor, String runConfig) {
-    return new TrainingState(step, epoch, round, roundsInEpoch, learningRate, seed, vocabularySha256, runConfig, metrics,
-        bestValidLoss, validationsSinceBest, trainSeconds, runCursor);
+  /**
+   * Why a run that cuts epochs as {@code runCursor} says, with the base seed {@code runSeed}, cannot
+   * continue this state, or null. The seed draws each epoch's batch order: in the middle of an epoch
+   * another seed would train the rest of it from another order, so batches would be trained twice or
+   * never; at an epoch's start it may change, like the cursor's workers and k.
+   */
+  public String refusal(DataCursor runCursor, long runSeed) {
+    if (round > 0 && seed != runSeed) {
+      return String.format("the checkpoint stopped in round %d of an epoch whose batch order is drawn from "
+          + "train.seed = %d, but this run has train.seed = %d: the rest of the epoch would repeat or skip batches; "
+          + "resume with train.seed = %d (it may change at an epoch's end)", round, seed, runSeed, seed);
+    }
+    return cursor == null ? null : cursor.refusal(runCursor, round);
+  }
+
+  /**
+   * The state as a run with the configuration {@code runConfig} and base seed {@code runSeed} continues it,
+   * cutting epochs as {@code runCursor} says.
+   */
+  public TrainingState continuedBy(DataCursor runCursor, long runSeed, String runConfig) {
+    return new TrainingState(step, epoch, round, roundsInEpoch, learningRate, runSeed, vocabularySha256, runConfig,
+        metrics, bestValidLoss, validationsSinceBest, trainSeconds, runCursor);
   }
 
   /**

@@ -1,6 +1,9 @@
 package org.sparknmt.job.cli;
 
 import com.typesafe.config.ConfigException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.spark.SparkException;
 import org.sparknmt.datasets.UsageException;
 import picocli.CommandLine;
 
@@ -20,8 +23,11 @@ public final class ExitCodes {
   private ExitCodes() {}
 
   public static CommandLine configure(CommandLine commandLine) {
-    commandLine.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException
-        || e instanceof ConfigException || e instanceof UsageException ? USAGE : FAILURE);
+    commandLine.setExitCodeExceptionMapper(thrown -> {
+      Throwable e = cause(thrown);
+      return e instanceof CommandLine.ParameterException || e instanceof ConfigException
+          || e instanceof UsageException ? USAGE : FAILURE;
+    });
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("sparknmt " + cmd.getCommandName() + ": " + describe(e));
       if (Boolean.getBoolean("sparknmt.stacktrace")) {
@@ -32,8 +38,29 @@ public final class ExitCodes {
     return commandLine;
   }
 
-  private static String describe(Throwable e) {
-    String message = e.getMessage();
-    return message == null ? e.getClass().getName() : message;
+  /**
+   * The one line that says what went wrong with {@code e}: the message of the failure that caused it.
+   * A task's failure reaches the driver wrapped in Spark's exceptions ("Job aborted due to stage
+   * failure: ... Driver stacktrace:", "Job aborted."), and an {@link UncheckedIOException} without a
+   * message of its own only carries an {@link IOException} out of a lambda: both are unwrapped to the
+   * named error inside. A message of several lines (a stack trace) is cut to its first.
+   */
+  public static String describe(Throwable e) {
+    Throwable shown = cause(e);
+    String message = shown.getMessage();
+    if (message == null) {
+      return shown.getClass().getName();
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private static Throwable cause(Throwable e) {
+    Throwable shown = e;
+    while (shown.getCause() != null && (shown instanceof SparkException
+        || shown instanceof UncheckedIOException && shown.getMessage().equals(shown.getCause().toString()))) {
+      shown = shown.getCause();
+    }
+    return shown;
   }
 }

@@ -5,6 +5,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.sparknmt.datasets.spark.DurableFiles;
 
 /**
  * Replaces a whole file by a complete temporary one so that no kill loses it. HDFS renames over an
@@ -16,8 +17,12 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 public final class FileReplacement {
   private FileReplacement() {}
 
-  /** Gives {@code temporary} (complete and closed) the name {@code target}, replacing any file there. */
+  /**
+   * Gives {@code temporary} (complete and closed; written with {@link DurableFiles#create}) the name
+   * {@code target}, replacing any file there, its bytes synced to disk before the rename.
+   */
   public static void replace(FileSystem fs, Path temporary, Path target) throws IOException {
+    DurableFiles.sync(fs, temporary);
     if (fs instanceof DistributedFileSystem hdfs) {
       hdfs.rename(temporary, target, Options.Rename.OVERWRITE);
       return;
@@ -28,6 +33,7 @@ public final class FileReplacement {
       rename(fs, target, backup);
     }
     rename(fs, temporary, target);
+    DurableFiles.syncFolderOf(fs, target);
     fs.delete(backup, false);
   }
 

@@ -15,13 +15,14 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
+import org.sparknmt.datasets.spark.BoundedTextInputFormat;
 import org.sparknmt.datasets.spark.DataFiles;
+import org.sparknmt.datasets.spark.TextSplitRecords;
 import scala.Tuple2;
 
 /**
@@ -31,6 +32,8 @@ import scala.Tuple2;
  * UTF-8 byte order mark stays at the start of the first line. Bytes that are not UTF-8 fail the job
  * naming the file and the line's byte offset, as sacreBLEU's Python fails on them, rather than
  * becoming U+FFFD: a file in another encoding would otherwise be translated or scored as garbage.
+ * A line longer than {@link BoundedTextInputFormat#MAX_LINE_BYTES} fails the job naming the file and
+ * the line's byte offset.
  */
 public final class HadoopLines {
   private static final String BOM = "\uFEFF";
@@ -45,14 +48,14 @@ public final class HadoopLines {
    */
   public static JavaRDD<String> read(JavaSparkContext sc, String uri, String option) {
     Configuration conf = new Configuration(sc.hadoopConfiguration());
-    conf.set("textinputformat.record.delimiter", "\n");
     try {
       Job job = Job.getInstance(conf);
       FileInputFormat.setInputPaths(job, DataFiles.list(uri, option, conf).toArray(Path[]::new));
       JavaNewHadoopRDD<LongWritable, Text> records = (JavaNewHadoopRDD<LongWritable, Text>)
-          sc.newAPIHadoopRDD(job.getConfiguration(), TextInputFormat.class, LongWritable.class, Text.class);
+          sc.newAPIHadoopRDD(job.getConfiguration(), BoundedTextInputFormat.class, LongWritable.class, Text.class);
       Broadcast<SerializableConfiguration> readConf = sc.broadcast(new SerializableConfiguration(job.getConfiguration()));
-      return records.mapPartitionsWithInputSplit((split, lines) -> keepingBom((FileSplit) split, lines, readConf.value().value()), true);
+      return records.mapPartitionsWithInputSplit((split, lines) -> keepingBom((FileSplit) split,
+          TextSplitRecords.of((FileSplit) split, lines), readConf.value().value()), true);
     } catch (IOException e) {
       throw new UncheckedIOException(option + " " + uri + ": " + e.getMessage(), e);
     }

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.api.java.JavaRDD;
+import org.sparknmt.datasets.spark.DurableFiles;
 import org.sparknmt.datasets.UsageException;
 
 /**
@@ -58,7 +59,7 @@ public final class SingleFileOutput {
     Arrays.sort(files);
     long newlines = 0;
     byte[] buffer = new byte[1 << 16];
-    OutputStream raw = fs.create(into, false);
+    OutputStream raw = DurableFiles.create(fs, into, false);
     try (OutputStream out = codec == null ? raw : codec.createOutputStream(raw)) {
       for (FileStatus file : files) {
         try (InputStream in = fs.open(file.getPath())) {

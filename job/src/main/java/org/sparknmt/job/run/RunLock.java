@@ -6,64 +6,112 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ipc.RemoteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.StorageFailures;
 
 /**
  * One writer per run directory: {@code RUN/.lock}, created only where no file of that name exists
- * and held open until {@link #close()}, which deletes it. On HDFS the creation is one NameNode
- * operation and the open file is a lease that the holder's client renews while it lives; on the
- * local file system the file is created with {@code O_EXCL}. The file holds who took it (host, pid,
- * start time, command), which a second writer's error names.
+ * and held until {@link #close()}, which deletes it. On HDFS the creation is one NameNode operation
+ * and the open file is a lease that the holder's client renews while it lives; on the local file
+ * system the file is created with {@code O_EXCL} and holds an OS lock ({@code fcntl}) that the kernel
+ * releases when the holder's process ends, however it ends. Other file systems (object stores:
+ * {@code s3a://}, {@code gs://}, {@code abfs://} ...) have no atomic create-if-absent (S3A checks, then
+ * uploads at {@code close()}), so two writers could both take the lock there: a run is refused there,
+ * naming the scheme. The file holds who took it (host, pid, start time, command), which a second
+ * writer's error names.
  *
- * <p>A holder that died leaves the file behind. When it ran on this host and its process is gone
- * (no process with its pid, or one started after the lock), the lock is stale and taken over with a
- * warning, so that rerunning a killed command needs nothing more. A holder on another host cannot be
- * checked from here: its lock is broken with {@code --break-lock}, after making sure it no longer runs.
+ * <p>A holder that died leaves the file behind. Locally its OS lock is gone with it: the next writer
+ * takes that lock on the same file and rewrites the holder, so two takers cannot both win. On HDFS the
+ * holder is gone only when this process can prove it ({@link Holder#provablyGone}: same host name,
+ * same pid namespace, a {@code /proc} that shows other processes, and no process with its pid and
+ * start time in clock ticks since boot, which a wall-clock step does not move); the stale file is then
+ * renamed to a name made of the dead holder's id, which only one taker can do, before a new one is
+ * created. A holder on another host cannot be checked from here: its lock is broken with
+ * {@code --break-lock}, after making sure it no longer runs.
  */
 public final class RunLock implements AutoCloseable {
   public static final String FILE = ".lock";
   private static final Logger LOG = LoggerFactory.getLogger(RunLock.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Who holds a lock. */
-  public record Holder(String id, String host, long pid, String started, String command) {
+  /**
+   * Who holds a lock.
+   *
+   * @param pidNamespace the holder's {@code /proc/self/ns/pid} link ("pid:[4026531836]"): containers that share a
+   *     host name differ in it; null where there is no {@code /proc}
+   * @param startTicks the holder's start in clock ticks since boot ({@code /proc/self/stat} field 22); 0 where unknown
+   */
+  public record Holder(String id, String host, long pid, String started, String command, String pidNamespace,
+      long startTicks) {
     static Holder current(String command) {
-      return new Holder(UUID.randomUUID().toString(), hostName(), ProcessHandle.current().pid(),
-          Instant.now().toString(), command);
+      long pid = ProcessHandle.current().pid();
+      return new Holder(UUID.randomUUID().toString(), hostName(), pid, Instant.now().toString(), command,
+          currentPidNamespace(), processStartTicks(pid).orElse(0));
     }
 
-    /** Whether this holder ran on this host and its process has ended. */
-    boolean deadOnThisHost() {
-      if (!host.equals(hostName())) {
+    /**
+     * Whether this process can prove that this holder's process has ended: it ran on this host (a name
+     * that resolved), in this pid namespace, and no process with its pid and start ticks exists, where
+     * {@code /proc} shows other processes ({@code hidepid} would hide a live holder). Anything less proves
+     * nothing: the lock then stays until {@code --break-lock}.
+     */
+    boolean provablyGone() {
+      if (host.equals("unknown") || !host.equals(hostName()) || startTicks <= 0 || pidNamespace == null
+          || !pidNamespace.equals(currentPidNamespace()) || !Files.isReadable(java.nio.file.Path.of("/proc/1/stat"))) {
         return false;
       }
-      Optional<Instant> processStart = ProcessHandle.of(pid).flatMap(p -> p.info().startInstant());
-      try {
-        // no such process, or one started after the lock: the pid was reused
-        return ProcessHandle.of(pid).isEmpty()
-            || processStart.isPresent() && processStart.get().isAfter(Instant.parse(started));
-      } catch (DateTimeParseException e) {
-        return false; // a lock file edited by hand: nothing proves its holder dead
-      }
+      OptionalLong now = processStartTicks(pid);
+      return now.isEmpty() ? !Files.exists(java.nio.file.Path.of("/proc", Long.toString(pid)))
+          : now.getAsLong() != startTicks;
     }
 
     @Override
     public String toString() {
       return "sparknmt " + command + " on host " + host + ", pid " + pid + ", started " + started;
+    }
+  }
+
+  /** This process's pid namespace, or null without {@code /proc}. */
+  private static String currentPidNamespace() {
+    try {
+      return Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid")).toString();
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  /** Field 22 of {@code /proc/PID/stat}: the process's start in clock ticks since boot; empty if not readable. */
+  static OptionalLong processStartTicks(long pid) {
+    try {
+      String stat = Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+      // the command name (field 2) is in parentheses and may hold spaces: count fields after its ')'
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return OptionalLong.of(Long.parseLong(fields[19]));
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
     }
   }
 
@@ -78,14 +126,23 @@ public final class RunLock implements AutoCloseable {
   private final Path file;
   private final Holder holder;
   private final OutputStream stream;
+  /**
+   * The local lock file's channel, which holds its OS lock; null on HDFS. The file is read through it only:
+   * closing any other descriptor of the file would release this process's lock (POSIX record locks).
+   */
+  private final FileChannel channel;
   private final boolean broken;
+  /** The stale lock file this one replaced on HDFS, kept aside until {@link #close} so no second taker can win. */
+  private final Path aside;
 
-  private RunLock(FileSystem fs, Path file, Holder holder, OutputStream stream, boolean broken) {
+  private RunLock(FileSystem fs, Path file, Holder holder, OutputStream stream, boolean broken, Path aside) {
     this.fs = fs;
     this.file = file;
     this.holder = holder;
     this.stream = stream;
+    this.channel = stream instanceof LockedFile locked ? locked.channel : null;
     this.broken = broken;
+    this.aside = aside;
   }
 
   /**
@@ -98,29 +155,92 @@ public final class RunLock implements AutoCloseable {
       throws IOException {
     Path file = new Path(runUri, FILE);
     FileSystem fs = file.getFileSystem(hadoop);
+    if (!(fs instanceof DistributedFileSystem) && local(fs) == null) {
+      throw new UsageException("--run " + runUri + ": " + fs.getUri().getScheme() + ":// has no atomic create-if-absent, so "
+          + "the run lock (RUN/.lock) would not keep a second writer out: prepare, train and average write a run on "
+          + "HDFS or a local (or NFS) file system; copy the run there (translate and evaluate read it from anywhere)");
+    }
     fs.mkdirs(file.getParent());
     Holder me = Holder.current(command);
     IOException refusal;
     try {
-      return create(fs, file, me, false);
+      return create(fs, file, me, false, null);
     } catch (LockFileExists e) {
       refusal = e;
     }
+    if (!breakLock && local(fs) != null) {
+      Optional<RunLock> taken = takeOverLocal(fs, file, me);
+      if (taken.isPresent()) {
+        return taken.get();
+      }
+    }
     Optional<Holder> other = read(fs, file);
     String who = other.map(Holder::toString).orElse("an unknown writer (the lock file is empty or unreadable)");
-    if (breakLock || other.isPresent() && other.get().deadOnThisHost()) {
-      LOG.warn("{} {} of {}", breakLock ? "--break-lock: breaking the lock" : "taking over the stale lock", file, who);
+    if (breakLock) {
+      LOG.warn("--break-lock: breaking the lock {} of {}", file, who);
       fs.delete(file, false);
       try {
-        return create(fs, file, me, breakLock);
+        return create(fs, file, me, true, null);
       } catch (LockFileExists e) {
         refusal = e;
         who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
       }
+    } else if (other.isPresent() && local(fs) == null && other.get().provablyGone()) {
+      // only one taker can rename the file of this dead holder to this name; a later one finds it taken
+      Path aside = new Path(file.getParent(), FILE + ".stale-" + other.get().id());
+      if (fs.rename(file, aside)) {
+        LOG.warn("taking over the stale lock {} of {}: its process has ended", file, who);
+        try {
+          return create(fs, file, me, false, aside);
+        } catch (LockFileExists e) {
+          refusal = e;
+        }
+      }
+      who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
     }
     throw new Held(file + " is held by " + who + lease(refusal.getCause()) + ": only one prepare, train or average may "
         + "write to a run at a time. Wait for it to finish, or if it no longer runs (killed on another host), rerun "
         + "with --break-lock");
+  }
+
+  /**
+   * Takes the OS lock of an existing local lock file, which succeeds only when its holder's process has
+   * ended, and rewrites the holder; empty while a live process holds it. The file must still be the one
+   * at {@code file} once locked: a holder deletes it before it releases the lock.
+   */
+  private static Optional<RunLock> takeOverLocal(FileSystem fs, Path file, Holder me) throws IOException {
+    java.nio.file.Path path = local(fs).pathToFile(file).toPath();
+    Object before;
+    FileChannel channel;
+    try {
+      before = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+      channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    try {
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null; // held by this very JVM
+      }
+      if (lock == null || !Files.exists(path)
+          || !before.equals(Files.readAttributes(path, BasicFileAttributes.class).fileKey())) {
+        channel.close();
+        return Optional.empty();
+      }
+      String who = read(channel).map(Holder::toString).orElse("an unknown writer");
+      LOG.warn("taking over the stale lock {} of {}: its process no longer holds it", file, who);
+      channel.truncate(0);
+      OutputStream stream = new LockedFile(channel);
+      stream.write(JSON.writeValueAsBytes(me));
+      channel.force(true);
+      return Optional.of(new RunLock(fs, file, me, stream, false, null));
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
   }
 
   /**
@@ -160,17 +280,22 @@ public final class RunLock implements AutoCloseable {
   /** Releases the lock: closes the file and deletes it, unless another writer broke the lock and holds it now. */
   @Override
   public void close() throws IOException {
+    Optional<Holder> now = channel != null ? read(channel) : read(fs, file);
+    if (now.isPresent() && now.get().id().equals(holder.id())) {
+      // locally the OS lock is released only by closing the stream, after the file is gone: a writer
+      // waiting for it then finds no file, not a deleted one it could lock
+      fs.delete(file, false);
+    } else {
+      LOG.warn("the lock {} was broken while this run held it; it is now held by {}; left alone", file,
+          now.map(Holder::toString).orElse("nobody"));
+    }
     try {
       stream.close();
     } catch (IOException e) {
       LOG.warn("closing the lock {}: {}", file, e.getMessage());
     }
-    Optional<Holder> now = read(fs, file);
-    if (now.isPresent() && now.get().id().equals(holder.id())) {
-      fs.delete(file, false);
-    } else {
-      LOG.warn("the lock {} was broken while this run held it; it is now held by {}; left alone", file,
-          now.map(Holder::toString).orElse("nobody"));
+    if (aside != null) {
+      fs.delete(aside, false);
     }
   }
 
@@ -181,7 +306,7 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
-  private static RunLock create(FileSystem fs, Path file, Holder me, boolean broken) throws IOException {
+  private static RunLock create(FileSystem fs, Path file, Holder me, boolean broken, Path aside) throws IOException {
     OutputStream stream;
     try {
       stream = createNew(fs, file);
@@ -204,7 +329,7 @@ public final class RunLock implements AutoCloseable {
       abandon(fs, file, stream);
       throw StorageFailures.failure("cannot take the run lock " + file, e);
     }
-    return new RunLock(fs, file, me, stream, broken);
+    return new RunLock(fs, file, me, stream, broken, aside);
   }
 
   /** Closes and deletes a lock file this process created but could not write; the write's error is what counts. */
@@ -221,13 +346,55 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
-  /** A new file, failing when one exists: O_EXCL locally, where Hadoop's own check-then-create would race. */
+  /**
+   * A new file, failing when one exists: O_EXCL locally, where Hadoop's own check-then-create would race,
+   * with the OS lock that marks its holder alive.
+   */
   private static OutputStream createNew(FileSystem fs, Path file) throws IOException {
-    if (fs instanceof LocalFileSystem local) {
-      return Files.newOutputStream(local.pathToFile(file).toPath(), StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE);
+    RawLocalFileSystem local = local(fs);
+    if (local != null) {
+      FileChannel channel = FileChannel.open(local.pathToFile(file).toPath(), StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.READ, StandardOpenOption.WRITE);
+      if (channel.tryLock() == null) {
+        channel.close();
+        throw new IOException("the new lock file " + file + " is locked by another process");
+      }
+      return new LockedFile(channel);
     }
     return fs.create(file, false);
+  }
+
+  /** The local file system under {@code fs} (checksummed or not), or null. */
+  private static RawLocalFileSystem local(FileSystem fs) {
+    FileSystem raw = fs instanceof FilterFileSystem filter ? filter.getRawFileSystem() : fs;
+    return raw instanceof RawLocalFileSystem local ? local : null;
+  }
+
+  /** A local lock file's stream, which keeps its channel (and so the OS lock) for the holder's reads. */
+  private static final class LockedFile extends java.io.FilterOutputStream {
+    final FileChannel channel;
+
+    LockedFile(FileChannel channel) {
+      super(Channels.newOutputStream(channel));
+      this.channel = channel;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+  }
+
+  private static Optional<Holder> read(FileChannel channel) {
+    try {
+      ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(Math.min(channel.size(), 1 << 16)));
+      while (bytes.hasRemaining() && channel.read(bytes, bytes.position()) > 0) {
+        // positional reads leave the channel's position, where the holder was written, alone
+      }
+      return Optional.of(JSON.readValue(bytes.array(), 0, bytes.position(), Holder.class));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   private static Optional<Holder> read(FileSystem fs, Path file) {

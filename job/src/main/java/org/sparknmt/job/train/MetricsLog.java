@@ -13,6 +13,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.datasets.spark.DurableFiles;
 import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.io.FileReplacement;
@@ -77,7 +78,7 @@ public final class MetricsLog {
   private void rewrite() throws IOException {
     Path temporary = new Path(file.getParent(), "." + file.getName() + ".tmp-" + UUID.randomUUID());
     fs.mkdirs(file.getParent());
-    StorageFailures.writeAndClose(fs.create(temporary, true), out -> {
+    StorageFailures.writeAndClose(DurableFiles.create(fs, temporary, true), out -> {
       for (String line : lines) {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       }

@@ -117,11 +117,9 @@ public final class TrainJob {
     int batches = Math.toIntExact(train.count());
     int workers = config.workerCount(sc.defaultParallelism());
     DataCursor cursor = new DataCursor(workers, config.averagingFrequency(), batches);
-    if (state.cursor() != null) {
-      String refusal = state.cursor().refusal(cursor, state.round());
-      if (refusal != null) {
-        throw new UsageException("cannot resume from " + resumeFrom.orElseThrow().path() + ": " + refusal);
-      }
+    String refusal = state.refusal(cursor, config.seed());
+    if (refusal != null) {
+      throw new UsageException("cannot resume from " + resumeFrom.orElseThrow().path() + ": " + refusal);
     }
     WorkerTimings timings = new WorkerTimings(sc);
     BlockMomentum outer = config.outer().plainAveraging() ? null
@@ -130,7 +128,7 @@ public final class TrainJob {
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
-    state = state.continuedBy(cursor, renderedConfig);
+    state = state.continuedBy(cursor, config.seed(), renderedConfig);
     Progress progress = new Progress(config, batches, workers, state, timings);
     try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new TrainingLoop(sc, config, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),

@@ -16,10 +16,14 @@ public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, in
     if (beam < 1) {
       throw new UsageException("beam must be at least 1, got " + beam);
     }
-    if (lengthPenalty < 0) {
-      throw new UsageException("length_penalty must be non-negative, got " + lengthPenalty);
+    // NaN fails every comparison, so each bound is written as what must hold
+    if (!(lengthPenalty >= 0 && lengthPenalty < Double.POSITIVE_INFINITY)) {
+      throw new UsageException("length_penalty (--length-penalty) must be a finite number at least 0, got " + lengthPenalty);
     }
-    if (maxLenA < 0 || maxLenB < 0 || (maxLenA == 0 && maxLenB == 0)) {
+    if (!(maxLenA >= 0 && maxLenA < Double.POSITIVE_INFINITY)) {
+      throw new UsageException("max_len_a (--max-len-a) must be a finite number at least 0, got " + maxLenA);
+    }
+    if (maxLenB < 0 || (maxLenA == 0 && maxLenB == 0)) {
       throw new UsageException("max_len_a and max_len_b must be non-negative and not both 0, got "
           + maxLenA + " and " + maxLenB);
     }

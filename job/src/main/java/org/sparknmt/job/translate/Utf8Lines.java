@@ -10,6 +10,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.sparknmt.datasets.spark.BoundedTextInputFormat;
 
 /**
  * Lines of a UTF-8 stream the way prepare reads a corpus: only {@code \n} ends a line (a {@code \r}
@@ -17,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  * normalization makes it a space), so a stray carriage return cannot add a line and shift every
  * later translation against its source. Bytes that are not UTF-8 are an error naming the line and
  * the byte, not a silent U+FFFD: a file in another encoding would otherwise be translated as
- * garbage without a word.
+ * garbage without a word. A line is at most {@link BoundedTextInputFormat#MAX_LINE_BYTES} bytes long.
  */
 final class Utf8Lines {
   private final InputStream in;
@@ -40,11 +41,15 @@ final class Utf8Lines {
     if (b < 0) {
       return null;
     }
+    number++;
     while (b >= 0 && b != '\n') {
+      if (line.size() >= BoundedTextInputFormat.MAX_LINE_BYTES) {
+        throw new IOException(source + ", line " + number + ": longer than " + BoundedTextInputFormat.MAX_LINE_BYTES
+            + " bytes, the most a line of text input may have");
+      }
       line.write(b);
       b = in.read();
     }
-    number++;
     byte[] bytes = line.toByteArray();
     int length = b == '\n' && bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
     return decode(ByteBuffer.wrap(bytes, 0, length));

@@ -175,4 +175,91 @@ class CheckpointStoreTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.resolve("step-00000099"));
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
   }
+
+  @Test
+  void aNanValidationLossOrBleuNeverRanksAsBest() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, Double.NaN), model("a"), null);
+    store.save(state(20, 2.0), model("b"), null);
+    store.save(state(30, 3.0), model("c"), null);
+    assertEquals(20, store.best().orElseThrow().step());
+    assertEquals(20, store.resolve("best").step());
+    store.prune(1);
+    assertEquals(List.of(20L, 30L), steps(store), "prune kept the diverged checkpoint as best");
+    store.save(validated(40, 1.0, Double.NaN), model("d"), null);
+    store.save(validated(50, 2.5, 10.0), model("e"), null);
+    assertEquals(50, store.best().orElseThrow().step(), "a NaN BLEU ranked first");
+  }
+
+  @Test
+  void anUnreadableOldCheckpointIsSkippedWithTheReason() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, 1.0), model("a"), null);
+    store.save(state(20, 2.0), model("b"), null);
+    unreadable(dir.resolve("checkpoints/step-00000010"));
+    assertEquals(List.of(20L), steps(store));
+    assertTrue(store.damaged().get("step-00000010").startsWith("unreadable: "), store.damaged().toString());
+    // mid-run, prune after the new checkpoint: the unreadable one neither fails it nor is deleted
+    store.save(state(30, 3.0), model("c"), null);
+    store.prune(1);
+    assertEquals(List.of(20L, 30L), steps(store));
+    assertTrue(Files.isDirectory(dir.resolve("checkpoints/step-00000010")));
+  }
+
+  @Test
+  void anUnreadableNewestCheckpointIsAnErrorNotAnOlderResume() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, 1.0), model("a"), null);
+    store.save(state(20, 2.0), model("b"), null);
+    unreadable(dir.resolve("checkpoints/step-00000020"));
+    IOException e = assertThrows(IOException.class, store::list);
+    assertTrue(e.getMessage().startsWith("cannot read checkpoint ") && e.getMessage().contains("step-00000020"),
+        e.getMessage());
+  }
+
+  @Test
+  void checksumsHoldingNullOrAStateWithoutMetricsAreDamage() throws IOException {
+    CheckpointStore store = store();
+    store.save(state(10, 1.0), model("a"), null);
+    store.save(state(20, 2.0), model("b"), null);
+    store.save(state(30, 3.0), model("c"), null);
+    Path step20 = dir.resolve("checkpoints/step-00000020");
+    rewrite(step20.resolve(CheckpointStore.CHECKSUMS), "null");
+    Path step30 = dir.resolve("checkpoints/step-00000030");
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode state =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(step30.resolve(CheckpointStore.STATE).toFile());
+    state.remove("metrics");
+    rewrite(step30.resolve(CheckpointStore.STATE), state.toString());
+    com.fasterxml.jackson.databind.node.ObjectNode checksums =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(step30.resolve(CheckpointStore.CHECKSUMS).toFile());
+    checksums.put(CheckpointStore.STATE, sha256(state.toString()));
+    rewrite(step30.resolve(CheckpointStore.CHECKSUMS), checksums.toString());
+    assertEquals(List.of(10L), steps(store));
+    Map<String, String> damaged = store.damaged();
+    assertEquals("checksums.json holds null, not the checksums", damaged.get("step-00000020"));
+    assertTrue(damaged.get("step-00000030").startsWith("state.json is not a training state"), damaged.toString());
+  }
+
+  private static List<Long> steps(CheckpointStore store) throws IOException {
+    return store.list().stream().map(CheckpointStore.Checkpoint::step).toList();
+  }
+
+  /** model.zip replaced by a folder: opening it fails as a file without read permission does (tests run as root). */
+  private static void unreadable(Path checkpoint) throws IOException {
+    Files.delete(checkpoint.resolve(CheckpointStore.MODEL));
+    Files.deleteIfExists(checkpoint.resolve("." + CheckpointStore.MODEL + ".crc"));
+    Files.createDirectory(checkpoint.resolve(CheckpointStore.MODEL));
+  }
+
+  /** Replaces a checkpoint file's bytes and drops Hadoop's .crc beside it, as a tool other than Hadoop would. */
+  private static void rewrite(Path file, String content) throws IOException {
+    Files.writeString(file, content);
+    Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+  }
+
+  private static String sha256(String text) {
+    return java.util.HexFormat.of().formatHex(
+        CheckpointChecksums.sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+  }
 }

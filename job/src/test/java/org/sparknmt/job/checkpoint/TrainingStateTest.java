@@ -38,9 +38,22 @@ class TrainingStateTest {
   @Test
   void aContinuingRunSetsItsCursorAndConfigurationOnly() {
     DataCursor cursor = new DataCursor(2, 5, 40);
-    TrainingState continued = START.afterRound(5, 3, step -> 0.1, 2.5, 1.0).continuedBy(cursor, "other");
+    TrainingState continued = START.afterRound(5, 3, step -> 0.1, 2.5, 1.0).continuedBy(cursor, 7, "other");
     assertEquals(new TrainingState(5, 0, 1, 3, 0.1, 7, "sha", "other", Map.of("train_loss", 2.5),
         Double.POSITIVE_INFINITY, 0, 1.0, cursor), continued);
     assertEquals(Map.of("averaged_checkpoints", 3.0), continued.withMetrics(Map.of("averaged_checkpoints", 3.0)).metrics());
+  }
+
+  @Test
+  void anotherSeedIsRefusedInTheMiddleOfAnEpochOnly() {
+    DataCursor cursor = new DataCursor(2, 5, 40);
+    TrainingState midEpoch = START.afterRound(5, 3, step -> 0.1, 2.5, 1.0).continuedBy(cursor, 7, "conf");
+    assertEquals("the checkpoint stopped in round 1 of an epoch whose batch order is drawn from train.seed = 7, but this "
+        + "run has train.seed = 8: the rest of the epoch would repeat or skip batches; resume with train.seed = 7 (it "
+        + "may change at an epoch's end)", midEpoch.refusal(cursor, 8));
+    assertEquals(null, midEpoch.refusal(cursor, 7));
+    TrainingState epochEnd = midEpoch.afterRound(5, 3, step -> 0.1, 2.5, 1.0).afterRound(5, 3, step -> 0.1, 2.5, 1.0);
+    assertEquals(null, epochEnd.refusal(cursor, 8));
+    assertEquals(8, epochEnd.continuedBy(cursor, 8, "conf").seed(), "the next epoch is ordered by the new seed");
   }
 }

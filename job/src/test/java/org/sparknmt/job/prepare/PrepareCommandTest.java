@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.spark.PreparedData;
@@ -74,6 +75,36 @@ class PrepareCommandTest {
 
     Run both = sparknmt("prepare", "--tsv", "x.tsv", "--src", "a", "--tgt", "b", "--run", "r");
     assertEquals(2, both.exitCode());
+  }
+
+  @Test
+  void aTruncatedGzipSourceIsANamedErrorNotAStackTrace() throws Exception {
+    Path dir = BuildDirs.fresh("prepare-command-truncated");
+    StringBuilder en = new StringBuilder();
+    StringBuilder de = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      en.append("sentence number ").append(i).append(" of the source side .\n");
+      de.append("satz nummer ").append(i).append(" der zielseite .\n");
+    }
+    byte[] gzip = gzip(en.toString());
+    Files.write(dir.resolve("a.en.gz"), java.util.Arrays.copyOf(gzip, gzip.length / 2));
+    Files.write(dir.resolve("a.de.gz"), gzip(de.toString()));
+    Run truncated = sparknmt("prepare", "--src", dir.resolve("a.en.gz").toString(), "--tgt",
+        dir.resolve("a.de.gz").toString(), "--run", dir.resolve("run").toString(), "--master", "local[1]");
+    assertEquals(1, truncated.exitCode(), truncated.err());
+    List<String> lines = truncated.err().strip().lines().toList();
+    String last = lines.get(lines.size() - 1);
+    assertTrue(last.startsWith("sparknmt prepare: ") && last.contains(dir.resolve("a.en.gz") + ": reading failed after byte "),
+        truncated.err());
+    assertTrue(last.endsWith("Unexpected end of input stream (the file ends early: truncated or damaged?)"), last);
+  }
+
+  private static byte[] gzip(String text) throws java.io.IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(bytes)) {
+      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return bytes.toByteArray();
   }
 
   @Test

@@ -63,7 +63,7 @@ class RunLockTest {
     String run = HDFS.path("/expired-run");
     Path file = new Path(run, RunLock.FILE);
     DistributedFileSystem elsewhere = (DistributedFileSystem) file.getFileSystem(ownClient());
-    RunLock.Holder holder = new RunLock.Holder("far", "other-host", 4242, Instant.now().toString(), "train");
+    RunLock.Holder holder = new RunLock.Holder("far", "other-host", 4242, Instant.now().toString(), "train", null, 0);
     FSDataOutputStream out = elsewhere.create(file, false);
     out.write(new ObjectMapper().writeValueAsBytes(holder));
     out.hflush();
@@ -101,7 +101,7 @@ class RunLockTest {
     Process ended = new ProcessBuilder("true").start();
     ended.waitFor();
     RunLock.Holder dead = new RunLock.Holder("old", InetAddress.getLocalHost().getHostName(), ended.pid(),
-        Instant.now().minusSeconds(60).toString(), "train");
+        Instant.now().minusSeconds(60).toString(), "train", null, 0);
     Files.write(run.resolve(RunLock.FILE), new ObjectMapper().writeValueAsBytes(dead));
 
     try (RunLock lock = RunLock.acquire(run.toUri().toString(), "train", false, new Configuration())) {
@@ -133,5 +133,95 @@ class RunLockTest {
         assertTrue(seconds < 5, args[0] + " took " + seconds + " s");
       }
     }
+  }
+
+  /**
+   * A live holder whose pid this process cannot see (hidepid, another container with the same host name,
+   * a clock step) was judged dead and its lock deleted: locally the holder's OS lock now says it lives.
+   */
+  @Test
+  void aLiveHolderInAnotherProcessIsNeverTakenOverWhateverItsFileSays() throws Exception {
+    java.nio.file.Path run = BuildDirs.fresh("live-lock");
+    String javaCommand = ProcessHandle.current().info().command().orElse("java");
+    Process holder = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(),
+        run.toUri().toString()).redirectErrorStream(true).start();
+    try {
+      java.io.BufferedReader out = new java.io.BufferedReader(
+          new java.io.InputStreamReader(holder.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+      for (String line = out.readLine(); line != null && !line.startsWith("held "); line = out.readLine()) {
+        // the child's log lines before it holds the lock
+      }
+      assertTrue(holder.isAlive());
+      // the file claims a process that has ended, as a pid hidden from this process would look
+      Process ended = new ProcessBuilder("true").start();
+      ended.waitFor();
+      RunLock.Holder claimed = new RunLock.Holder("hidden", InetAddress.getLocalHost().getHostName(), ended.pid(),
+          Instant.now().minusSeconds(60).toString(), "train", null, 0);
+      Files.write(run.resolve(RunLock.FILE), new ObjectMapper().writeValueAsBytes(claimed));
+      RunLock.Held held = assertThrows(RunLock.Held.class,
+          () -> RunLock.acquire(run.toUri().toString(), "train", false, new Configuration()));
+      assertTrue(held.getMessage().contains("pid " + ended.pid()), held.getMessage());
+      assertTrue(Files.exists(run.resolve(RunLock.FILE)), "the live holder's lock file was deleted");
+    } finally {
+      holder.destroyForcibly().waitFor();
+    }
+    // killed: the kernel released its lock, and the next writer takes the file over
+    try (RunLock lock = RunLock.acquire(run.toUri().toString(), "train", false, new Configuration())) {
+      assertEquals(ProcessHandle.current().pid(), lock.holder().pid());
+    }
+    assertFalse(Files.exists(run.resolve(RunLock.FILE)));
+  }
+
+  @Test
+  void onHdfsOnlyAHolderProvablyGoneIsTakenOverAndItsFileKeptAsideUntilRelease() throws Exception {
+    String run = HDFS.path("/stale-run");
+    Path file = new Path(run, RunLock.FILE);
+    FileSystem fs = file.getFileSystem(ownClient());
+    Process ended = new ProcessBuilder("true").start();
+    ended.waitFor();
+    String host = InetAddress.getLocalHost().getHostName();
+    String namespace = Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid")).toString();
+    long ticks = RunLock.processStartTicks(ProcessHandle.current().pid()).orElseThrow();
+    // a name that did not resolve ("unknown" on both sides), another container, or no start ticks prove nothing
+    for (RunLock.Holder unproven : new RunLock.Holder[] {
+        new RunLock.Holder("a", "unknown", ended.pid(), Instant.now().toString(), "train", namespace, ticks),
+        new RunLock.Holder("b", host, ended.pid(), Instant.now().toString(), "train", "pid:[1]", ticks),
+        new RunLock.Holder("c", host, ended.pid(), Instant.now().toString(), "train", namespace, 0)}) {
+      try (FSDataOutputStream out = fs.create(file, true)) {
+        out.write(new ObjectMapper().writeValueAsBytes(unproven));
+      }
+      assertThrows(RunLock.Held.class, () -> RunLock.acquire(run, "train", false, ownClient()), unproven.toString());
+    }
+    // this very process, still running, with its real start: alive, whatever its host
+    RunLock.Holder alive = new RunLock.Holder("d", host, ProcessHandle.current().pid(), Instant.now().toString(), "train",
+        namespace, ticks);
+    try (FSDataOutputStream out = fs.create(file, true)) {
+      out.write(new ObjectMapper().writeValueAsBytes(alive));
+    }
+    assertThrows(RunLock.Held.class, () -> RunLock.acquire(run, "train", false, ownClient()));
+    // the same pid with another start: the pid was reused, the holder is gone
+    RunLock.Holder gone = new RunLock.Holder("e", host, ProcessHandle.current().pid(), Instant.now().toString(), "train",
+        namespace, ticks - 1);
+    try (FSDataOutputStream out = fs.create(file, true)) {
+      out.write(new ObjectMapper().writeValueAsBytes(gone));
+    }
+    Path aside = new Path(run, RunLock.FILE + ".stale-e");
+    try (RunLock lock = RunLock.acquire(run, "train", false, ownClient())) {
+      assertTrue(fs.exists(aside), "a second taker of the same dead holder must find its name taken");
+      assertThrows(RunLock.Held.class, () -> RunLock.acquire(run, "train", false, ownClient()));
+    }
+    assertFalse(fs.exists(aside));
+    assertFalse(fs.exists(file));
+  }
+
+  @Test
+  void aFileSystemWithoutAtomicCreateIsRefusedNamingItsScheme() {
+    Configuration conf = new Configuration();
+    // an object store's client is not on the test classpath; any file system but HDFS and a local one is refused alike
+    conf.set("fs.s3a.impl", "org.apache.hadoop.fs.ftp.FTPFileSystem");
+    org.sparknmt.datasets.UsageException e = assertThrows(org.sparknmt.datasets.UsageException.class,
+        () -> RunLock.acquire("s3a://bucket/runs/x", "train", false, conf));
+    assertTrue(e.getMessage().startsWith("--run s3a://bucket/runs/x: s3a:// has no atomic create-if-absent"),
+        e.getMessage());
   }
 }

@@ -196,11 +196,17 @@ class TrainJobTest {
         () -> job(run, train(10, 4, 2, 1)).run(TrainJob.Start.RESUME));
     assertTrue(e.getMessage().contains("round 1 of an epoch planned for train.workers = 2 and "
         + "train.averaging_frequency = 2, but this run has 1 and 2"), e.getMessage());
+    UsageException seed = assertThrows(UsageException.class,
+        () -> job(run, train(10, 4, 2, "train.seed=8")).run(TrainJob.Start.RESUME));
+    assertTrue(seed.getMessage().contains("round 1 of an epoch whose batch order is drawn from train.seed = 7, "
+        + "but this run has train.seed = 8"), seed.getMessage());
 
     TrainJob.Result epoch = job(run, train(1, 0, 2)).run(TrainJob.Start.RESUME);
     assertEquals("max_epochs 1 reached", epoch.stopReason());
     TrainJob.Result oneWorker = job(run, train(2, 0, 2, 1)).run(TrainJob.Start.RESUME);
     assertEquals("max_epochs 2 reached", oneWorker.stopReason(), "workers may change at an epoch's end");
+    TrainJob.Result otherSeed = job(run, train(3, 0, 2, 1, "train.seed=8")).run(TrainJob.Start.RESUME);
+    assertEquals("max_epochs 3 reached", otherSeed.stopReason(), "the seed may change at an epoch's end");
   }
 
   @Test

@@ -37,6 +37,23 @@ class TranslateCommandLineTest {
   }
 
   @Test
+  void nonFiniteSearchNumbersAreUsageErrorsNamingTheOption() {
+    for (String value : new String[] {"NaN", "Infinity", "-Infinity", "-1"}) {
+      assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--length-penalty", value), cli.err());
+      assertTrue(cli.err().contains("length_penalty (--length-penalty) must be a finite number at least 0, got "),
+          cli.err());
+      assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--max-len-a", value), cli.err());
+      assertTrue(cli.err().contains("max_len_a (--max-len-a) must be a finite number at least 0, got "), cli.err());
+    }
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--set", "translate.length_penalty=NaN"));
+    assertTrue(cli.err().contains("length_penalty (--length-penalty) must be a finite number at least 0, got NaN"),
+        cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--set", "translate.max_len_a=Infinity"));
+    assertTrue(cli.err().contains("max_len_a (--max-len-a) must be a finite number at least 0, got Infinity"),
+        cli.err());
+  }
+
+  @Test
   void aRunWithoutPreparedDataIsNamed() {
     String run = BuildDirs.fresh("translate-cli").resolve("run").toUri().toString();
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", run));

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.evaluate.EvaluateCli;
 import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.testkit.MiniHdfs;
@@ -159,6 +160,23 @@ class TranslateJobTest {
     assertEquals("--output " + existing + " exists; remove it or pass --force", e.getMessage());
     TranslateJob.run(SPARK.sc(), model, SEARCH, in, existing, true);
     assertEquals(model.sentenceTranslator(SEARCH).translate(List.of("A dog .")), TinyRun.read(existing, hadoop()));
+  }
+
+  /** The error a user reads: the named one inside Spark's "Job aborted.", as {@code sparknmt translate} prints it. */
+  @Test
+  void aFolderHoldingAFileThatIsNotUtf8IsANamedError() throws IOException {
+    TranslationModel model = TranslationModel.load(run, "latest", hadoop());
+    TinyRun.write(HDFS, "/translate/folder/in/part-00000", List.of("A dog ."), false);
+    FileSystem fs = HDFS.hdfs().cluster().getFileSystem();
+    try (OutputStream latin1 = fs.create(new Path("/translate/folder/in/part-00001"))) {
+      latin1.write("Ein Hund .\nGr\u00FC\u00DFe .\n".getBytes(StandardCharsets.ISO_8859_1));
+    }
+    String out = HDFS.path("/translate/folder/out.de");
+    Exception e = assertThrows(Exception.class,
+        () -> TranslateJob.run(SPARK.sc(), model, SEARCH, HDFS.path("/translate/folder/in"), out, false));
+    assertEquals(HDFS.path("/translate/folder/in/part-00001") + ": the line at byte 11 is not valid UTF-8",
+        ExitCodes.describe(e));
+    assertFalse(fs.exists(new Path("/translate/folder/out.de")), "no partial output");
   }
 
   @Test
