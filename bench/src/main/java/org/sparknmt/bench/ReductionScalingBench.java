@@ -1,26 +1,22 @@
 package org.sparknmt.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.train.TrainConfig;
@@ -35,7 +31,8 @@ import picocli.CommandLine.Parameters;
  * What an averaging round costs the driver as the workers grow: W executors of one core on
  * {@code local-cluster[W,1,MB]}, one worker each, averaging every batch (k = 1). One row: the bytes the
  * driver received per round (the train job's own {@code driver_bytes_in}), the driver's peak heap
- * during training (the sum of the heap pools' peaks, reset after the data is cached), the shuffle
+ * during training (the sum of the heap pools' peaks, reset after a full GC once the context is up)
+ * and its old generation's peak (G1 puts arrays of half a region or more there directly), the shuffle
  * bytes each executor wrote and read per round, and the round jobs' time outside their tasks (job wall
  * time less each stage's longest task: scheduling, task launch and result handling). The first round
  * (JIT, first broadcast) is left out of the per-round figures.
@@ -80,49 +77,37 @@ public final class ReductionScalingBench implements Callable<Integer> {
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     SparkConf spark = new SparkConf().setAppName("sparknmt reduction scaling bench")
         .setMaster("local-cluster[" + workers + ",1," + executorMb + "]")
+        .set("spark.executor.memory", executorMb + "m")
         .set("spark.executorEnv.OMP_NUM_THREADS", "1");
     String run = prepared + "-reduction-w" + workers;
     try (JavaSparkContext sc = new JavaSparkContext(spark)) {
-      copyData(sc, prepared, run);
+      TrainScalingBench.copyData(sc, prepared, run);
       RoundJobs jobs = new RoundJobs();
       sc.sc().addSparkListener(jobs);
+      System.gc();
       ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
       new TrainJob(sc, run, model, config.bind("train", TrainConfig.class), config.render())
           .run(TrainJob.Start.RESUME_OR_FRESH);
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
           .filter(pool -> pool.getType() == MemoryType.HEAP).mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
-      List<JsonNode> measured = roundsAfterTheFirst(sc, run);
+      // G1 allocates arrays of half a region or more (the state's, here) in the old generation directly
+      long peakOld = ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getName().contains("Old Gen"))
+          .mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+      List<JsonNode> rounds = TrainScalingBench.rounds(sc, run);
+      List<JsonNode> measured = rounds.subList(Math.min(1, rounds.size() - 1), rounds.size());
       double driverBytes = measured.stream().mapToLong(round -> round.get("driver_bytes_in").asLong()).average().orElse(0);
       synchronized (jobs) {
         int n = jobs.roundJobs - 1;
-        // the columns scripts/bench-train-scaling heads: workers executors rounds driver-MB heap-MiB write-MB read-MB sched-s
-        System.out.printf("%7d %6d %6d %14.2f %14.1f %19.2f %18.2f %14.3f%n", workers, sc.sc().statusTracker().getExecutorInfos().length - 1,
-            measured.size(), driverBytes / 1e6, peakHeap / 1048576.0,
+        // the columns scripts/bench-train-scaling heads: workers executors rounds driver-MB heap-MiB old-MiB write-MB read-MB sched-s
+        System.out.printf("%7d %6d %6d %14.2f %14.1f %13.1f %19.2f %20.2f %12.3f%n", workers,
+            sc.sc().statusTracker().getExecutorInfos().length - 1, measured.size(), driverBytes / 1e6,
+            peakHeap / 1048576.0, peakOld / 1048576.0,
             jobs.maxPerExecutor(jobs.shuffleWritten) / 1e6 / n, jobs.maxPerExecutor(jobs.shuffleRead) / 1e6 / n,
-            jobs.outsideTasksMillis / 1e3 / n);
+            jobs.outsideTasksMillis() / 1e3 / n);
       }
     }
     return 0;
-  }
-
-  private static List<JsonNode> roundsAfterTheFirst(JavaSparkContext sc, String run) throws IOException {
-    Path metrics = new Path(run, "metrics/train.jsonl");
-    List<JsonNode> rounds = new ArrayList<>();
-    try (InputStream in = metrics.getFileSystem(sc.hadoopConfiguration()).open(metrics)) {
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-        if (!line.isBlank()) {
-          rounds.add(new ObjectMapper().readTree(line));
-        }
-      }
-    }
-    return rounds.subList(Math.min(1, rounds.size() - 1), rounds.size());
-  }
-
-  private static void copyData(JavaSparkContext sc, String prepared, String run) throws IOException {
-    Path target = new Path(run);
-    FileSystem fs = target.getFileSystem(sc.hadoopConfiguration());
-    fs.delete(target, true);
-    FileUtil.copy(fs, new Path(prepared, "data"), fs, new Path(run, "data"), false, sc.hadoopConfiguration());
   }
 
   /**
@@ -132,48 +117,51 @@ public final class ReductionScalingBench implements Callable<Integer> {
   private static final class RoundJobs extends SparkListener {
     final Map<String, Long> shuffleWritten = new HashMap<>();
     final Map<String, Long> shuffleRead = new HashMap<>();
-    private final Map<Integer, Integer> jobOfStage = new HashMap<>();
+    private final Map<Integer, Long> longestTask = new HashMap<>();
     private final Map<Integer, Long> jobStart = new HashMap<>();
-    private final Map<Integer, Map<Integer, Long>> longestTask = new HashMap<>();
     int roundJobs;
     long outsideTasksMillis;
 
     @Override
     public synchronized void onJobStart(SparkListenerJobStart start) {
-      if (!"train".equals(start.properties().getProperty("spark.jobGroup.id"))) {
-        return;
+      if (isRound(start.properties()) && ++roundJobs > 1) {
+        jobStart.put(start.jobId(), start.time());
       }
-      roundJobs++;
-      if (roundJobs == 1) {
-        return;
-      }
-      jobStart.put(start.jobId(), start.time());
-      longestTask.put(start.jobId(), new HashMap<>());
-      scala.collection.Iterator<Object> stages = start.stageIds().iterator();
-      while (stages.hasNext()) {
-        jobOfStage.put((Integer) stages.next(), start.jobId());
+    }
+
+    @Override
+    public synchronized void onStageSubmitted(SparkListenerStageSubmitted submitted) {
+      if (isRound(submitted.properties()) && roundJobs > 1) {
+        longestTask.put(submitted.stageInfo().stageId(), 0L);
       }
     }
 
     @Override
     public synchronized void onTaskEnd(SparkListenerTaskEnd end) {
-      Integer job = jobOfStage.get(end.stageId());
-      if (job == null || end.taskMetrics() == null) {
+      if (!longestTask.containsKey(end.stageId()) || end.taskMetrics() == null) {
         return;
       }
       String executor = end.taskInfo().executorId();
       shuffleWritten.merge(executor, end.taskMetrics().shuffleWriteMetrics().bytesWritten(), Long::sum);
       shuffleRead.merge(executor, end.taskMetrics().shuffleReadMetrics().totalBytesRead(), Long::sum);
-      longestTask.get(job).merge(end.stageId(), end.taskInfo().duration(), Math::max);
+      longestTask.merge(end.stageId(), end.taskInfo().duration(), Math::max);
     }
 
     @Override
     public synchronized void onJobEnd(SparkListenerJobEnd end) {
       Long started = jobStart.remove(end.jobId());
       if (started != null) {
-        long inTasks = longestTask.remove(end.jobId()).values().stream().mapToLong(Long::longValue).sum();
-        outsideTasksMillis += end.time() - started - inTasks;
+        outsideTasksMillis += end.time() - started;
       }
+    }
+
+    /** Wall time of the measured round jobs less each of their stages' longest task. */
+    long outsideTasksMillis() {
+      return outsideTasksMillis - longestTask.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static boolean isRound(Properties properties) {
+      return properties != null && "train".equals(properties.getProperty("spark.jobGroup.id"));
     }
 
     long maxPerExecutor(Map<String, Long> bytes) {

@@ -13,7 +13,7 @@ import org.apache.spark.Partitioner;
  * state's bytes over {@link #MAX_SLICE_BYTES}, so that no slice comes near a Java array's 2 GB. S does
  * not change the result: each element's sum is the same whichever slice holds it.
  */
-final class SliceReducers extends Partitioner {
+public final class SliceReducers extends Partitioner {
   /** 256 MiB: a slice that a reducer's heap and one task result hold comfortably. */
   static final long MAX_SLICE_BYTES = 256L << 20;
 
@@ -34,9 +34,13 @@ final class SliceReducers extends Partitioner {
    * executors and stateBytes / {@link #MAX_SLICE_BYTES}, at most one slice per parameter.
    */
   static SliceReducers of(long parameters, long stateBytes, int workers, int executors) {
+    return new SliceReducers(count(parameters, stateBytes, workers, executors), workers);
+  }
+
+  /** S, as {@link #of} chooses it. */
+  public static int count(long parameters, long stateBytes, int workers, int executors) {
     long bySize = (stateBytes + MAX_SLICE_BYTES - 1) / MAX_SLICE_BYTES;
-    long slices = Math.min(parameters, Math.max(Math.max(workers, executors), bySize));
-    return new SliceReducers(Math.toIntExact(Math.max(1, slices)), workers);
+    return Math.toIntExact(Math.max(1, Math.min(parameters, Math.max(Math.max(workers, executors), bySize))));
   }
 
   int slices() {
