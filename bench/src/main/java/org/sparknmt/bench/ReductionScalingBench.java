@@ -2,7 +2,10 @@ package org.sparknmt.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.ArrayList;
@@ -10,6 +13,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -31,8 +40,9 @@ import picocli.CommandLine.Parameters;
  * What an averaging round costs the driver as the workers grow: W executors of one core on
  * {@code local-cluster[W,1,MB]}, one worker each, averaging every batch (k = 1). One row: the bytes the
  * driver received per round (the train job's own {@code driver_bytes_in}), the driver's peak heap
- * during training (the sum of the heap pools' peaks, reset after a full GC once the context is up)
- * and its old generation's peak (G1 puts arrays of half a region or more there directly), the shuffle
+ * during training (the sum of the heap pools' peaks, reset after a full GC once the context is up:
+ * garbage included, so it depends on when G1 collects) and the largest heap left after any of its
+ * collections during training (what it held), the shuffle
  * bytes each executor wrote and read per round, and the round jobs' time outside their tasks (job wall
  * time less each stage's longest task: scheduling, task launch and result handling). The first round
  * (JIT, first broadcast) is left out of the per-round figures.
@@ -86,28 +96,55 @@ public final class ReductionScalingBench implements Callable<Integer> {
       sc.sc().addSparkListener(jobs);
       System.gc();
       ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+      HeapAfterGc afterGc = HeapAfterGc.listening();
       new TrainJob(sc, run, model, config.bind("train", TrainConfig.class), config.render())
           .run(TrainJob.Start.RESUME_OR_FRESH);
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
           .filter(pool -> pool.getType() == MemoryType.HEAP).mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
-      // G1 allocates arrays of half a region or more (the state's, here) in the old generation directly
-      long peakOld = ManagementFactory.getMemoryPoolMXBeans().stream()
-          .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getName().contains("Old Gen"))
-          .mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+      long peakLive = afterGc.peak();
       List<JsonNode> rounds = TrainScalingBench.rounds(sc, run);
       List<JsonNode> measured = rounds.subList(Math.min(1, rounds.size() - 1), rounds.size());
       double driverBytes = measured.stream().mapToLong(round -> round.get("driver_bytes_in").asLong()).average().orElse(0);
       synchronized (jobs) {
         int n = jobs.roundJobs - 1;
-        // the columns scripts/bench-train-scaling heads: workers executors rounds driver-MB heap-MiB old-MiB write-MB read-MB sched-s
+        // the columns scripts/bench-train-scaling heads: workers executors rounds driver-MB heap-MiB after-GC-MiB write-MB read-MB sched-s
         System.out.printf("%7d %6d %6d %14.2f %14.1f %13.1f %19.2f %20.2f %12.3f%n", workers,
             sc.sc().statusTracker().getExecutorInfos().length - 1, measured.size(), driverBytes / 1e6,
-            peakHeap / 1048576.0, peakOld / 1048576.0,
+            peakHeap / 1048576.0, peakLive / 1048576.0,
             jobs.maxPerExecutor(jobs.shuffleWritten) / 1e6 / n, jobs.maxPerExecutor(jobs.shuffleRead) / 1e6 / n,
             jobs.outsideTasksMillis() / 1e3 / n);
       }
     }
     return 0;
+  }
+
+  /** The largest heap in use right after a garbage collection, over the collections since {@link #listening}. */
+  private static final class HeapAfterGc implements NotificationListener {
+    private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+    private long peak;
+
+    static HeapAfterGc listening() {
+      HeapAfterGc listener = new HeapAfterGc();
+      for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+        ((NotificationEmitter) collector).addNotificationListener(listener, null, null);
+      }
+      return listener;
+    }
+
+    @Override
+    public synchronized void handleNotification(Notification notification, Object handback) {
+      if (notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+        Map<String, MemoryUsage> after = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData())
+            .getGcInfo().getMemoryUsageAfterGc();
+        peak = Math.max(peak, after.entrySet().stream().filter(pool -> heapPools.contains(pool.getKey()))
+            .mapToLong(pool -> pool.getValue().getUsed()).sum());
+      }
+    }
+
+    synchronized long peak() {
+      return peak;
+    }
   }
 
   /**

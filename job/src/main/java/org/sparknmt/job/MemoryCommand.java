@@ -33,8 +33,9 @@ public final class MemoryCommand implements Callable<Integer> {
     System.out.printf("  spark.executor.memory=%dm spark.executor.memoryOverhead=%dm%n", plan.executorHeapMib(),
         plan.executorOverheadMib());
     System.out.printf("  SPARKNMT_SUBMIT_ARGS=\"%s\"%n", plan.sparkSubmitArgs());
-    // the executors are unknown here: S for as many as the workers, which is what a preset's one task per executor gives
-    int workers = Math.max(1, train.workers());
+    // the executors are unknown here: S for as many as the workers (train.workers = 0: the cores, as in
+    // local[*]), which is what a preset's one task per executor gives
+    int workers = train.workerCount(Runtime.getRuntime().availableProcessors());
     int slices = SliceReducers.count(plan.parameters(), 3L * Float.BYTES * plan.parameters(), workers, workers);
     System.out.printf("driver, %d averaging reducers (train.workers %d):%n", slices, workers);
     System.out.printf("  spark.driver.maxResultSize=%dm (one averaged state, whatever the workers)%n",
