@@ -88,14 +88,16 @@ public final class TrainScalingBench implements Callable<Integer> {
     return all;
   }
 
-  private static void copyData(JavaSparkContext sc, String prepared, String run) throws IOException {
+  /** A fresh run folder {@code run} holding {@code prepared}'s data. */
+  static void copyData(JavaSparkContext sc, String prepared, String run) throws IOException {
     Path target = new Path(run);
     FileSystem fs = target.getFileSystem(sc.hadoopConfiguration());
     fs.delete(target, true);
     FileUtil.copy(fs, new Path(prepared, "data"), fs, new Path(run, "data"), false, sc.hadoopConfiguration());
   }
 
-  private static void report(JavaSparkContext sc, String run, int workers, int k) throws IOException {
+  /** The lines of {@code run}'s metrics/train.jsonl, one per round. */
+  static List<JsonNode> rounds(JavaSparkContext sc, String run) throws IOException {
     Path metrics = new Path(run, "metrics/train.jsonl");
     List<JsonNode> rounds = new ArrayList<>();
     try (InputStream in = metrics.getFileSystem(sc.hadoopConfiguration()).open(metrics)) {
@@ -105,6 +107,11 @@ public final class TrainScalingBench implements Callable<Integer> {
         }
       }
     }
+    return rounds;
+  }
+
+  private static void report(JavaSparkContext sc, String run, int workers, int k) throws IOException {
+    List<JsonNode> rounds = rounds(sc, run);
     List<JsonNode> measured = rounds.subList(Math.min(1, rounds.size() - 1), rounds.size());
     double wall = measured.get(measured.size() - 1).get("train_s").asDouble()
         - (rounds.size() > 1 ? rounds.get(0).get("train_s").asDouble() : 0);

@@ -5,6 +5,7 @@ import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.memory.MemoryPlan;
+import org.sparknmt.job.train.SliceReducers;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.model.TransformerConfig;
 import picocli.CommandLine.Command;
@@ -32,6 +33,13 @@ public final class MemoryCommand implements Callable<Integer> {
     System.out.printf("  spark.executor.memory=%dm spark.executor.memoryOverhead=%dm%n", plan.executorHeapMib(),
         plan.executorOverheadMib());
     System.out.printf("  SPARKNMT_SUBMIT_ARGS=\"%s\"%n", plan.sparkSubmitArgs());
+    // the executors are unknown here: S for as many as the workers (train.workers = 0: the cores, as in
+    // local[*]), which is what a preset's one task per executor gives
+    int workers = train.workerCount(Runtime.getRuntime().availableProcessors());
+    int slices = SliceReducers.count(plan.parameters(), 3L * Float.BYTES * plan.parameters(), workers, workers);
+    System.out.printf("driver, %d averaging reducers (train.workers %d):%n", slices, workers);
+    System.out.printf("  spark.driver.maxResultSize=%dm (one averaged state, whatever the workers)%n",
+        plan.driverMaxResultSizeMib(slices));
     // what train.workers = 0 gives in local[*]: one task per core
     int tasks = train.workerCount(Runtime.getRuntime().availableProcessors());
     System.out.printf("local mode, %d training task(s) in one JVM (train.workers; 0 = local[*]'s cores):%n", tasks);

@@ -35,6 +35,11 @@ public enum RunMetric {
   FIT_SHARE,
   /** train.jsonl: the share of the round spent reading data. */
   DATA_SHARE,
+  /**
+   * train.jsonl: the bytes the driver received as the round's task results (Spark's TaskMetrics.resultSize
+   * summed over the round's tasks): one averaged state, whatever the number of workers.
+   */
+  DRIVER_BYTES_IN,
   /** Seconds of training so far, over all runs. */
   TRAIN_S,
   /** valid.jsonl: token accuracy. */

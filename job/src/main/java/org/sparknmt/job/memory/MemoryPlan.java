@@ -31,6 +31,14 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   /** The executor heap: a training task used under 200 MiB of it (TrainBench, the quickstart's job); Spark wants some room. */
   static final long EXECUTOR_HEAP = 1L << 30;
 
+  /**
+   * What a reduce task's result holds besides its slice (its status and accumulator updates): at most
+   * a few kB a task in bench-train-scaling (driver_bytes_in less the averaged state); 1 MiB leaves room.
+   */
+  static final long TASK_RESULT_MARGIN = 1L << 20;
+  /** Spark's default spark.driver.maxResultSize. */
+  static final long DEFAULT_MAX_RESULT_SIZE = 1L << 30;
+
   /** The heap of a local-mode JVM, which also runs the driver (the launcher's default). */
   static final long LOCAL_HEAP = 2L << 30;
 
@@ -81,6 +89,15 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   /** JavaCPP's maxphysicalbytes that a local-mode JVM with this heap needs for {@code tasks} training tasks. */
   public long localProcessMib(long heapMib, int tasks) {
     return heapMib + localNativeMib(tasks);
+  }
+
+  /**
+   * spark.driver.maxResultSize, in MiB, for rounds reduced by {@code slices} reducers: the driver
+   * receives one averaged state (the parameters and Adam's two moments) and a margin a task, whatever
+   * the workers; never below Spark's default.
+   */
+  public long driverMaxResultSizeMib(int slices) {
+    return mib(Math.max(DEFAULT_MAX_RESULT_SIZE, 3L * Float.BYTES * parameters + slices * TASK_RESULT_MARGIN));
   }
 
   /** The spark-submit settings of one training task per executor (SPARKNMT_SUBMIT_ARGS takes them as they are). */

@@ -3,9 +3,11 @@ package org.sparknmt.job.train;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.Iterator;
-import org.apache.spark.api.java.function.FlatMapFunction;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
@@ -15,40 +17,67 @@ import scala.Tuple2;
 
 /**
  * One worker's part of a round, on an executor: start from the broadcast state at the round's global
- * step, fit each batch in slot order, return parameters, updater state and score for averaging.
- * Dropout is seeded per batch from the round's seed and the batch's slot, so a resumed run draws the
- * same masks.
+ * step, fit each batch in slot order, and hand the shuffle its parameters and updater state cut into
+ * the round's slices ({@link SliceReducers}), each with the worker's score. Dropout is seeded per batch
+ * from the round's seed and the batch's slot, so a resumed run draws the same masks, and a map task
+ * that Spark reruns (its executor lost) writes the same bits.
  */
-final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer, Batch>>, FitBatchesAsGiven.Result> {
+final class FitBatchesAsGiven
+    implements Function2<Integer, Iterator<Tuple2<Integer, Batch>>, Iterator<Tuple2<Long, FitBatchesAsGiven.WorkerSlice>>> {
   private final Broadcast<RoundStart> start;
   private final boolean returnUpdater;
   private final long dropoutSeed;
   private final long startStep;
   private final WorkerTimings timings;
+  private final SliceReducers reducers;
+
+  /** A worker's network after its batches, its loss on the last one, and the bytes its training step's workspace grew to. */
+  record Fitted(ComputationGraph network, double score, long stepWorkspaceBytes) {}
 
   /**
-   * A worker's network after its batches, its loss on the last one, and the bytes its training step's
-   * workspace grew to.
+   * Worker {@code worker}'s part of one slice: its parameters (and updater state, or null) in the
+   * slice's range, its score and its step workspace.
    */
-  record Result(RoundState state, double score, long stepWorkspaceBytes) implements Serializable {}
+  record WorkerSlice(int worker, double score, long stepWorkspaceBytes, FloatChunks parameters, FloatChunks updater)
+      implements Serializable {}
 
   /**
    * @param returnUpdater whether Adam's state comes back for averaging
    * @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it
    */
   FitBatchesAsGiven(Broadcast<RoundStart> start, boolean returnUpdater, long dropoutSeed, long startStep,
-      WorkerTimings timings) {
+      WorkerTimings timings, SliceReducers reducers) {
     this.start = start;
     this.returnUpdater = returnUpdater;
     this.dropoutSeed = dropoutSeed;
     this.startStep = startStep;
     this.timings = timings;
+    this.reducers = reducers;
   }
 
+  /** Worker {@code worker}'s slices, made one at a time as the shuffle writes them; none for a worker without batches. */
   @Override
-  public Iterator<Result> call(Iterator<Tuple2<Integer, Batch>> batches) {
-    if (!batches.hasNext()) {
+  public Iterator<Tuple2<Long, WorkerSlice>> call(Integer worker, Iterator<Tuple2<Integer, Batch>> batches) {
+    Fitted fitted = fit(batches);
+    if (fitted == null) {
       return Collections.emptyIterator();
+    }
+    INDArray parameters = fitted.network().params();
+    INDArray updater = returnUpdater ? fitted.network().getUpdater().getStateViewArray() : null;
+    return IntStream.range(0, reducers.slices()).mapToObj(slice -> new Tuple2<>(reducers.key(slice, worker),
+        new WorkerSlice(worker, fitted.score(), fitted.stepWorkspaceBytes(), range(parameters, slice),
+            updater == null ? null : range(updater, slice)))).iterator();
+  }
+
+  private FloatChunks range(INDArray flat, int slice) {
+    return FloatChunks.of(flat, reducers.start(flat.length(), slice), reducers.start(flat.length(), slice + 1),
+        FloatChunks.MAX_CHUNK_FLOATS);
+  }
+
+  /** Fits {@code batches} in order from the broadcast state; null when there are none. */
+  Fitted fit(Iterator<Tuple2<Integer, Batch>> batches) {
+    if (!batches.hasNext()) {
+      return null;
     }
     try {
       PassWorkspace.reserve(PassWorkspace.TRAINING_STEP, start.value().stepWorkspaceBytes());
@@ -66,8 +95,7 @@ final class FitBatchesAsGiven implements FlatMapFunction<Iterator<Tuple2<Integer
         timings.addFit(System.nanoTime() - fitStart);
         timings.addBatch(targetTokens(slotted._2()));
       }
-      Result result = new Result(RoundState.of(net, returnUpdater), net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
-      return Collections.singletonList(result).iterator();
+      return new Fitted(net, net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
     } finally {
       PassWorkspace.release();
     }

@@ -18,7 +18,9 @@ final class MetricsSink implements AutoCloseable {
     this.valid = MetricsLog.open(runUri, "valid", resumedStep, sc.hadoopConfiguration());
   }
 
-  void round(TrainingState state, double loss, long tokens, double tokensPerSecond, double fitShare, double dataShare) {
+  /** @param driverBytesIn the bytes the driver received as the round's task results; -1 (left out) when unknown */
+  void round(TrainingState state, double loss, long tokens, double tokensPerSecond, double fitShare, double dataShare,
+      long driverBytesIn) {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put(RunMetric.EPOCH.key(), state.epoch() + 1);
     values.put(RunMetric.LOSS.key(), loss);
@@ -27,6 +29,9 @@ final class MetricsSink implements AutoCloseable {
     values.put(RunMetric.TOKENS_PER_S.key(), tokensPerSecond);
     values.put(RunMetric.FIT_SHARE.key(), fitShare);
     values.put(RunMetric.DATA_SHARE.key(), dataShare);
+    if (driverBytesIn >= 0) {
+      values.put(RunMetric.DRIVER_BYTES_IN.key(), driverBytesIn);
+    }
     values.put(RunMetric.TRAIN_S.key(), state.trainSeconds());
     train.add(state.step(), values);
   }

@@ -1,6 +1,9 @@
 package org.sparknmt.job.train;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.LongStream;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -15,14 +18,19 @@ import org.sparknmt.job.threads.LocalTaskThreads;
  * time with the prepare job's token-budget batches exactly as they are: every worker starts from the
  * driver's network, fits its batches in order, and the driver's network becomes the mean of the
  * workers' parameters (and of Adam's moments, with {@code average_updater_state}), followed by the
- * outer step ({@link BlockMomentum}) unless the outer optimizer is plain averaging.
+ * outer step ({@link BlockMomentum}) unless the outer optimizer is plain averaging. The mean is taken
+ * by reducers on the executors, slice by slice, so the driver receives one state's bytes whatever the
+ * number of workers.
  *
  * <p>DL4J's own entry points re-batch (every path ends in {@code IteratorMultiDataSetIterator}, which
  * merges and splits MultiDataSets to a fixed number of examples), and its broadcast and results carry
  * INDArrays, whose Java serialization writes one element at a time; so the rounds are driven here,
- * with the state crossing as float arrays ({@link RoundState}).
+ * with the state crossing as float arrays ({@link RoundState}, {@link FloatChunks}).
  */
 final class ParameterAveraging {
+  /** Spark's listener bus is behind the job by milliseconds; far longer means it dropped events. */
+  private static final long LISTENER_WAIT_SECONDS = 30;
+
   private final JavaSparkContext sc;
   private final ComputationGraph network;
   private final boolean averageUpdater;
@@ -32,10 +40,13 @@ final class ParameterAveraging {
   private double score = Double.NaN;
   /** The largest training-step workspace a worker has needed so far: the next round's workers reserve it. */
   private long stepWorkspaceBytes;
+  private final DriverBytesIn received;
+  private long driverBytesIn = -1;
 
   ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, WorkerTimings timings,
-      BlockMomentum outer) {
+      BlockMomentum outer, DriverBytesIn received) {
     this.sc = sc;
+    this.received = received;
     this.network = network;
     this.averageUpdater = averageUpdater;
     this.timings = timings;
@@ -44,9 +55,10 @@ final class ParameterAveraging {
 
   /**
    * One averaging round: every partition of {@code round} (slot-ordered batches of one worker) is fitted
-   * by a worker that starts from the current network; the results are averaged, in partition order, into
-   * the network, and the outer step applied. In local mode the concurrent workers share ND4J's threads
-   * while they run ({@link LocalTaskThreads}).
+   * by a worker that starts from the current network; the workers' states are averaged through the
+   * shuffle ({@link SliceReducers}, {@link AverageSlice}) and the driver gathers only the averaged
+   * slices into the network, then applies the outer step. In local mode the concurrent workers share
+   * ND4J's threads while they run ({@link LocalTaskThreads}).
    *
    * @param dropoutSeed base of the per-batch dropout seeds of this round
    * @param startStep the global step before this round
@@ -54,44 +66,74 @@ final class ParameterAveraging {
    */
   void fitRound(JavaPairRDD<Integer, Batch> round, long dropoutSeed, long startStep, int steps) {
     INDArray before = outer == null ? null : network.params().dup();
+    INDArray parameters = network.params();
+    INDArray updater = averageUpdater ? network.getUpdater().getStateViewArray() : null;
+    long stateBytes = Float.BYTES * (parameters.length() + (updater == null ? 0 : updater.length()));
+    SliceReducers reducers = SliceReducers.of(parameters.length(), stateBytes, round.getNumPartitions(), executors());
     Broadcast<RoundStart> start =
         sc.broadcast(new RoundStart(network.getConfiguration(), RoundState.of(network, averageUpdater), stepWorkspaceBytes));
-    List<FitBatchesAsGiven.Result> results;
+    List<AverageSlice.Averaged> slices;
     try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
-      results = round.mapPartitions(new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings))
-          .collect();
+      JavaPairRDD<Long, FitBatchesAsGiven.WorkerSlice> parts = JavaPairRDD.fromJavaRDD(round.mapPartitionsWithIndex(
+          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers), false));
+      sc.setLocalProperty(DriverBytesIn.PROPERTY, Long.toString(startStep));
+      JavaFutureAction<List<AverageSlice.Averaged>> job;
+      try {
+        job = parts.repartitionAndSortWithinPartitions(reducers).mapPartitionsWithIndex(new AverageSlice(), false)
+            .collectAsync();
+      } finally {
+        sc.setLocalProperty(DriverBytesIn.PROPERTY, null);
+      }
+      slices = resultOf(job);
+      driverBytesIn = received.await(job.jobIds(), LISTENER_WAIT_SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted in an averaging round", e);
     } finally {
       start.destroy();
     }
-    if (results.isEmpty()) {
+    if (slices.isEmpty()) {
       throw new IllegalStateException("an averaging round had no batches");
     }
-    average(results);
+    for (AverageSlice.Averaged slice : slices) {
+      slice.parameters().copyInto(parameters, reducers.start(parameters.length(), slice.slice()));
+      if (updater != null) {
+        slice.updater().copyInto(updater, reducers.start(updater.length(), slice.slice()));
+      }
+    }
+    // every slice carries the workers' scores, in worker order: summed as one sum of whole results did
+    double scores = 0;
+    for (double workerScore : slices.get(0).scores()) {
+      scores += workerScore;
+    }
+    score = scores / slices.get(0).scores().length;
+    stepWorkspaceBytes = Math.max(stepWorkspaceBytes, LongStream.of(slices.get(0).stepWorkspaceBytes()).max().orElse(0));
     network.getConfiguration().setIterationCount(Math.toIntExact(startStep + steps));
     if (outer != null) {
       outer.step(before, network.params());
     }
   }
 
-  /** Sums in partition order, so that a rerun of the round gives the same bits. */
-  private void average(List<FitBatchesAsGiven.Result> results) {
-    INDArray parameters = null;
-    INDArray updater = null;
-    double scores = 0;
-    for (FitBatchesAsGiven.Result result : results) {
-      parameters = parameters == null ? result.state().parameterArray() : parameters.addi(result.state().parameterArray());
-      if (averageUpdater) {
-        updater = updater == null ? result.state().updaterArray() : updater.addi(result.state().updaterArray());
+  /** The round's executors: the slices are spread over them; 1 in local mode, where the driver runs the tasks. */
+  private int executors() {
+    return sc.isLocal() ? 1 : Math.max(1, sc.sc().statusTracker().getExecutorInfos().length - 1);
+  }
+
+  /** The job's result, or its failure as the blocking {@code collect()} would throw it. */
+  private static <T> T resultOf(JavaFutureAction<T> job) throws InterruptedException {
+    try {
+      return job.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
       }
-      scores += result.score();
+      throw new IllegalStateException(e.getCause());
     }
-    network.setParams(parameters.divi(results.size()));
-    if (updater != null) {
-      network.getUpdater().setStateViewArray(updater.divi(results.size()));
-    }
-    score = scores / results.size();
-    stepWorkspaceBytes = Math.max(stepWorkspaceBytes,
-        results.stream().mapToLong(FitBatchesAsGiven.Result::stepWorkspaceBytes).max().orElse(0));
+  }
+
+  /** The bytes the driver received as task results in the last round (Spark's count); -1 when Spark's listener did not report them. */
+  long driverBytesIn() {
+    return driverBytesIn;
   }
 
   /** Writes the outer optimizer's state into a checkpoint; null with plain averaging, or before its first round. */

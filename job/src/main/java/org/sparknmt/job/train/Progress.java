@@ -34,8 +34,9 @@ final class Progress {
   /**
    * @param wall the round's own seconds: not the time since the last round, which after an epoch also
    *     holds the validation and the checkpoint
+   * @param driverBytesIn the bytes the driver received as the round's task results; -1 when unknown
    */
-  void afterRound(TrainingState state, double loss, double wall, MetricsSink metrics) {
+  void afterRound(TrainingState state, double loss, double wall, long driverBytesIn, MetricsSink metrics) {
     long now = System.nanoTime();
     WorkerTimings.Snapshot total = timings.snapshot();
     WorkerTimings.Snapshot round = total.minus(roundStart);
@@ -43,7 +44,7 @@ final class Progress {
     double fitShare = Math.min(1, round.fitNanos() / 1e9 / workers / wall);
     double dataShare = Math.min(1, round.dataNanos() / 1e9 / workers / wall);
     double tokensPerSecond = round.targetTokens() / wall;
-    metrics.round(state, loss, round.targetTokens(), tokensPerSecond, fitShare, dataShare);
+    metrics.round(state, loss, round.targetTokens(), tokensPerSecond, fitShare, dataShare, driverBytesIn);
     roundStart = total;
     if ((now - lastLineNanos) / 1e9 >= config.progressSeconds()) {
       lastLineNanos = now;

@@ -124,7 +124,9 @@ public final class TrainJob {
     WorkerTimings timings = new WorkerTimings(sc);
     BlockMomentum outer = config.outer().plainAveraging() ? null
         : BlockMomentum.resumed(config.outer(), store, resumeFrom);
-    ParameterAveraging averaging = new ParameterAveraging(sc, graph, config.averageUpdaterState(), timings, outer);
+    DriverBytesIn received = DriverBytesIn.register(sc.sc());
+    ParameterAveraging averaging =
+        new ParameterAveraging(sc, graph, config.averageUpdaterState(), timings, outer, received);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 
@@ -135,6 +137,7 @@ public final class TrainJob {
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
+      sc.sc().removeSparkListener(received);
       train.unpersist(false);
     }
   }

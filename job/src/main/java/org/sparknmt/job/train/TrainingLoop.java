@@ -97,7 +97,7 @@ final class TrainingLoop {
       boolean epochEnds = round + 1 == plan.rounds();
       state = state.afterRound(steps, plan.rounds(), schedule::rate, averaging.score(), seconds);
       long step = state.step();
-      progress.afterRound(state, averaging.score(), seconds, metrics);
+      progress.afterRound(state, averaging.score(), seconds, averaging.driverBytesIn(), metrics);
 
       boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
           || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);

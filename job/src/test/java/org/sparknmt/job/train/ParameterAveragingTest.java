@@ -26,14 +26,14 @@ import org.sparknmt.testkit.SparkCluster;
 import scala.Tuple2;
 
 /**
- * A round through Spark (two workers in {@code local[2]}, their results serialized back to the driver)
+ * A round through Spark (two workers in {@code local[2]}, their results averaged through the shuffle)
  * leaves the driver's network at the mean of what the two workers compute on their own from the same
  * start: the parameters, Adam's moments with {@code average_updater_state}, and the score.
  */
 class ParameterAveragingTest {
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster("local[2]");
   private static final TransformerConfig MODEL = TinyRun.MODEL.toBuilder().dModel(16).dFf(32).build();
-  private static final List<Batch> BATCHES = List.of(
+  static final List<Batch> BATCHES = List.of(
       new Batch(List.of(new EncodedPair(0, new int[] {299, 280, 290}, new int[] {270, 275}),
           new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273}))),
       new Batch(List.of(new EncodedPair(2, new int[] {283, 284, 285, 286}, new int[] {276, 277}))));
@@ -42,26 +42,28 @@ class ParameterAveragingTest {
   void theRoundEndsAtTheMeanOfItsWorkers() {
     ComputationGraph graph = network();
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
-    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()));
-    FitBatchesAsGiven.Result first;
-    FitBatchesAsGiven.Result second;
+    FitBatchesAsGiven fit =
+        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2));
+    FitBatchesAsGiven.Fitted first;
+    FitBatchesAsGiven.Fitted second;
     // with the threads each of the round's two tasks gets, so that the workers' arithmetic is the same
     try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 2)) {
-      first = fit.call(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator()).next();
-      second = fit.call(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator()).next();
+      first = fit.fit(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator());
+      second = fit.fit(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator());
     }
     // a task leaves no step workspace on its thread, which the executor may not give its next task
     assertEquals(0, PassWorkspace.size(PassWorkspace.TRAINING_STEP));
 
-    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, true, new WorkerTimings(SPARK.sc()), null);
+    ParameterAveraging averaging = averaging(graph, true);
     JavaPairRDD<Integer, Batch> round = SPARK.sc()
         .parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0)), new Tuple2<>(1, BATCHES.get(1))))
         .repartitionAndSortWithinPartitions(new SlotPartitioner(2, 1));
     averaging.fitRound(round, 11, 40, 1);
 
-    INDArray expectedParameters = first.state().parameterArray().addi(second.state().parameterArray()).divi(2);
-    INDArray expectedUpdater = first.state().updaterArray().addi(second.state().updaterArray()).divi(2);
-    assertFalse(first.state().parameterArray().equals(second.state().parameterArray()), "the workers must differ");
+    INDArray expectedParameters = first.network().params().add(second.network().params()).divi(2);
+    INDArray expectedUpdater = first.network().getUpdater().getStateViewArray()
+        .add(second.network().getUpdater().getStateViewArray()).divi(2);
+    assertFalse(first.network().params().equals(second.network().params()), "the workers must differ");
     // within a few float ulps: two tasks at once share libnd4j's thread pool, which may split a
     // reduction otherwise than one task alone; a wrong average is off by about a step (~1e-4), and
     // wrong moments by about their own size, which spans orders of magnitude (hence relative)
@@ -78,7 +80,7 @@ class ParameterAveragingTest {
   void withoutUpdaterAveragingAdamRestartsEachRound() {
     ComputationGraph graph = network();
     INDArray moments = graph.getUpdater().getStateViewArray().dup();
-    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, false, new WorkerTimings(SPARK.sc()), null);
+    ParameterAveraging averaging = averaging(graph, false);
     averaging.fitRound(SPARK.sc().parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0))), 1), 3, 0, 1);
 
     assertArrayEquals(moments.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat());
@@ -88,7 +90,7 @@ class ParameterAveragingTest {
   void oneWorkersRoundsAreItsBatchesFittedInOrder() {
     ComputationGraph averaged = network();
     ComputationGraph sequential = averaged.clone();
-    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), averaged, true, new WorkerTimings(SPARK.sc()), null);
+    ParameterAveraging averaging = averaging(averaged, true);
     List<Batch> epoch = List.of(BATCHES.get(0), BATCHES.get(1), BATCHES.get(1), BATCHES.get(0));
     for (int round = 0; round < 2; round++) {
       List<Tuple2<Integer, Batch>> slotted = List.of(
@@ -113,12 +115,27 @@ class ParameterAveragingTest {
         averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-6f);
   }
 
+  static ParameterAveraging averaging(org.sparknmt.testkit.SparkCluster spark, ComputationGraph graph,
+      boolean averageUpdater) {
+    return new ParameterAveraging(spark.sc(), graph, averageUpdater, new WorkerTimings(spark.sc()), null,
+        DriverBytesIn.register(spark.sc().sc()));
+  }
+
+  private static ParameterAveraging averaging(ComputationGraph graph, boolean averageUpdater) {
+    return averaging(SPARK, graph, averageUpdater);
+  }
+
   private static void assertWithinUlps(float[] expected, float[] actual, int ulps) {
     assertEquals(expected.length, actual.length);
     for (int i = 0; i < expected.length; i++) {
       float tolerance = ulps * Math.ulp(Math.max(Math.abs(expected[i]), Math.abs(actual[i])));
       assertEquals(expected[i], actual[i], tolerance, "index " + i);
     }
+  }
+
+  static ComputationGraph network(org.sparknmt.testkit.SparkCluster spark) {
+    TrainConfig train = JobConfig.load(null, List.of("train.valid_bleu_sentences=0")).bind("train", TrainConfig.class);
+    return new TrainJob(spark.sc(), "unused", MODEL, train, "").create(300);
   }
 
   private static ComputationGraph network() {

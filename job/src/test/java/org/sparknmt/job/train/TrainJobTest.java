@@ -62,8 +62,14 @@ class TrainJobTest {
         "validation loss did not fall: " + valid);
     List<JsonNode> rounds = jsonl(run + "/metrics/train.jsonl");
     assertFalse(rounds.isEmpty());
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    // parameters and Adam's two moments, received once (averaged by the executors), not once per worker
+    long state = 3L * Float.BYTES * latestModelAt(store, store.latest().orElseThrow()).params().length();
     double trainedBefore = 0;
     for (JsonNode round : rounds) {
+      long received = round.get("driver_bytes_in").asLong();
+      assertTrue(received >= state && received < 1.5 * state,
+          "driver received " + received + " bytes in a round of two workers, state " + state + ": " + round);
       // the rounds after each epoch's validation and checkpoint included, whose time is not the round's
       double seconds = round.get("train_s").asDouble() - trainedBefore;
       assertEquals(round.get("tokens").asDouble(), round.get("tokens_per_s").asDouble() * seconds,
@@ -72,7 +78,6 @@ class TrainJobTest {
     }
     assertTrue(valid.get(3).has("bleu"), "validation BLEU missing: " + valid.get(3));
     assertTrue(valid.get(3).get("valid_s").asDouble() > 0, "validation seconds missing: " + valid.get(3));
-    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     List<CheckpointStore.Checkpoint> checkpoints = store.list();
     assertEquals(2, checkpoints.size(), "keep_last 2 (the best is the last here)");
     assertTrue(checkpoints.get(1).path().toString().startsWith("hdfs://"), checkpoints.get(1).path().toString());

@@ -2,7 +2,6 @@ package org.sparknmt.job.train;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -48,8 +47,8 @@ class WorkerScheduleTest {
   private static double movement(Broadcast<RoundStart> start, long startStep, INDArray initial) {
     Batch batch = new Batch(List.of(new EncodedPair(0, new int[] {300 - 1, 280, 290}, new int[] {270, 275}),
         new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273})));
-    Iterator<FitBatchesAsGiven.Result> result = new FitBatchesAsGiven(start, true, 7, startStep,
-        new WorkerTimings(SPARK.sc())).call(List.of(new Tuple2<>(0, batch)).iterator());
-    return result.next().state().parameterArray().sub(initial).norm1Number().doubleValue();
+    FitBatchesAsGiven.Fitted fitted = new FitBatchesAsGiven(start, true, 7, startStep,
+        new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1)).fit(List.of(new Tuple2<>(0, batch)).iterator());
+    return fitted.network().params().sub(initial).norm1Number().doubleValue();
   }
 }

@@ -1,0 +1,80 @@
+package org.sparknmt.job.train;
+
+import java.io.Serializable;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * A range of a float32 vector as the raw bytes of its buffer (x86-64 and AArch64 alike are
+ * little-endian), cut into byte arrays of at most {@code maxChunkFloats} floats each: one Java array
+ * holds at most 2 GB, and a Transformer-big state with Adam's moments is larger. Java serialization
+ * copies a byte[] in bulk, where an INDArray serializes one element at a time.
+ */
+final class FloatChunks implements Serializable {
+  /** 1 GiB of floats: one array well under Java's limit, few enough arrays for any model. */
+  static final int MAX_CHUNK_FLOATS = 1 << 28;
+
+  private final byte[][] chunks;
+  private final long length;
+
+  private FloatChunks(byte[][] chunks, long length) {
+    this.chunks = chunks;
+    this.length = length;
+  }
+
+  /** A copy of the whole of {@code flat}, in chunks of at most {@link #MAX_CHUNK_FLOATS}. */
+  static FloatChunks of(INDArray flat) {
+    return of(flat, 0, flat.length(), MAX_CHUNK_FLOATS);
+  }
+
+  /** A copy of elements [from, to) of {@code flat} (any shape, read in 'c' order). */
+  static FloatChunks of(INDArray flat, long from, long to, int maxChunkFloats) {
+    if (flat.dataType() != DataType.FLOAT) {
+      throw new IllegalStateException("parameter averaging trains float32 networks, got " + flat.dataType());
+    }
+    INDArray vector = vector(flat);
+    long length = to - from;
+    byte[][] chunks = new byte[Math.toIntExact((length + maxChunkFloats - 1) / maxChunkFloats)][];
+    for (int i = 0; i < chunks.length; i++) {
+      long start = from + (long) i * maxChunkFloats;
+      INDArray part = vector.get(NDArrayIndex.interval(start, Math.min(to, start + maxChunkFloats))).dup('c');
+      chunks[i] = new byte[Math.toIntExact(part.length() * Float.BYTES)];
+      part.data().asNio().limit(chunks[i].length).get(chunks[i]);
+    }
+    return new FloatChunks(chunks, length);
+  }
+
+  long length() {
+    return length;
+  }
+
+  int chunkCount() {
+    return chunks.length;
+  }
+
+  /** The floats as a new [1, length] array. */
+  INDArray row() {
+    INDArray row = Nd4j.create(DataType.FLOAT, 1, length);
+    copyInto(row, 0);
+    return row;
+  }
+
+  /** Writes the floats into elements [offset, offset + length) of {@code target} (contiguous, 'c' order). */
+  void copyInto(INDArray target, long offset) {
+    INDArray vector = vector(target);
+    long start = offset;
+    for (byte[] chunk : chunks) {
+      INDArray part = Nd4j.create(DataType.FLOAT, chunk.length / Float.BYTES);
+      part.data().asNio().put(chunk);
+      vector.get(NDArrayIndex.interval(start, start + part.length())).assign(part);
+      start += part.length();
+    }
+  }
+
+  /** {@code flat} as a rank-1 view (a copy only when it is not contiguous in 'c' order). */
+  private static INDArray vector(INDArray flat) {
+    return flat.reshape('c', new long[] {flat.length()});
+  }
+}

@@ -1,0 +1,40 @@
+package org.sparknmt.job.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A state larger than one Java array travels as several: a range cut into chunks of at most the given
+ * floats comes back whole, element for element, and lands in the same range of another vector.
+ */
+class FloatChunksTest {
+  @Test
+  void aRangeCutIntoChunksComesBackWholeAndInPlace() {
+    INDArray source = Nd4j.linspace(1, 40, 40, DataType.FLOAT).reshape(1, 40);
+    FloatChunks chunks = FloatChunks.of(source, 3, 20, 4);
+
+    assertEquals(5, chunks.chunkCount(), "17 floats in chunks of 4");
+    assertEquals(17, chunks.length());
+    assertArrayEquals(Arrays.copyOfRange(source.data().asFloat(), 3, 20), chunks.row().data().asFloat());
+
+    INDArray target = Nd4j.zeros(DataType.FLOAT, 1, 40);
+    chunks.copyInto(target, 3);
+    float[] expected = new float[40];
+    System.arraycopy(source.data().asFloat(), 3, expected, 3, 17);
+    assertArrayEquals(expected, target.data().asFloat());
+  }
+
+  @Test
+  void aWholeVectorFitsOneChunkUnderTheLimit() {
+    INDArray source = Nd4j.rand(DataType.FLOAT, 1, 1000);
+    FloatChunks whole = FloatChunks.of(source);
+    assertEquals(1, whole.chunkCount());
+    assertArrayEquals(source.data().asFloat(), whole.row().data().asFloat());
+  }
+}
