@@ -9,6 +9,7 @@ package org.sparknmt.datasets;
 public record PrepareConfig(
     int vocabSize,
     double characterCoverage,
+    int vocabMaxWords,
     int maxWords,
     int maxChars,
     double maxLengthRatio,
@@ -30,6 +31,7 @@ public record PrepareConfig(
     if (!(characterCoverage > 0 && characterCoverage <= 1)) {
       throw new UsageException("character_coverage must be in (0, 1], was " + characterCoverage);
     }
+    requirePositive("vocab_max_words", vocabMaxWords);
     requirePositive("max_words", maxWords);
     requirePositive("max_chars", maxChars);
     if (!(maxLengthRatio >= 1)) {
@@ -52,7 +54,7 @@ public record PrepareConfig(
 
   /** The same configuration with another valid fraction (the {@code --valid-fraction} option). */
   public PrepareConfig withValidFraction(double fraction) {
-    return new PrepareConfig(vocabSize, characterCoverage, maxWords, maxChars, maxLengthRatio, maxSubwords,
+    return new PrepareConfig(vocabSize, characterCoverage, vocabMaxWords, maxWords, maxChars, maxLengthRatio, maxSubwords,
         maxTokens, maxSentences, shards, partitions, fraction, seed);
   }
 

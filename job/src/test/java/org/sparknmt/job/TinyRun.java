@@ -65,7 +65,7 @@ public final class TinyRun {
     String validSrc = write(hdfs, "/corpus/" + name + "/valid.en", sample("valid.en.gz", validPairs), false);
     String validTgt = write(hdfs, "/corpus/" + name + "/valid.de", sample("valid.de.gz", validPairs), false);
     String run = hdfs.path("/runs/" + name);
-    PrepareConfig config = new PrepareConfig(vocabSize, 0.9995, 80, 400, 9.0, 120, 384, 0, 2, 2, 0.0, 17);
+    PrepareConfig config = new PrepareConfig(vocabSize, 0.9995, 200_000, 80, 400, 9.0, 120, 384, 0, 2, 2, 0.0, 17);
     PrepareJob.run(sc, new PrepareJob.Request(new CorpusInput.Aligned(src, tgt),
         new CorpusInput.Aligned(validSrc, validTgt), run, config, false, false));
     return run;

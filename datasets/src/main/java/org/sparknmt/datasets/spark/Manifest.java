@@ -14,6 +14,7 @@ import java.util.Map;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.datasets.vocab.SpecialTokens;
+import org.sparknmt.datasets.vocab.WordCounts;
 
 /**
  * {@code RUN/data/manifest.json}: what a prepare run read, kept and rejected (read = kept +
@@ -30,7 +31,7 @@ final class Manifest {
 
   static ObjectNode build(String fingerprint, List<CorpusInput.Part> train, List<CorpusInput.Part> valid,
       PrepareConfig config, boolean allowMisaligned, Tally tally, BpeModel vocab, String vocabHash,
-      Map<Split, List<ShardInfo>> shards, Map<String, Long> timingsMs) {
+      WordCounts wordCounts, Map<Split, List<ShardInfo>> shards, Map<String, Long> timingsMs) {
     ObjectNode root = JSON.createObjectNode();
     root.put("format", FORMAT);
     root.put("fingerprint", fingerprint);
@@ -55,6 +56,8 @@ final class Manifest {
     vocabNode.put(ManifestField.SIZE.key(), vocab.size());
     vocabNode.put("alphabet", vocab.alphabet().length);
     vocabNode.put("merges", vocab.merges());
+    vocabNode.put("word_types", wordCounts.types());
+    vocabNode.put("word_types_learned_from", wordCounts.words().size());
     ObjectNode reserved = vocabNode.putObject("reserved_ids");
     reserved.put("pad", SpecialTokens.PAD);
     reserved.put("bos", SpecialTokens.BOS);

@@ -34,12 +34,14 @@ import org.sparknmt.datasets.shard.LineId;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeLearner;
 import org.sparknmt.datasets.vocab.BpeModel;
+import org.sparknmt.datasets.vocab.WordCounts;
 import scala.Tuple2;
 
 /**
  * {@code sparknmt prepare}'s Spark job: raw pairs to training shards. Stages: read raw lines and
  * pair them; validate and normalize ({@link PairValidator}); count words of the training side on
- * the executors and learn the joint BPE vocabulary on the driver ({@link BpeLearner}); encode on
+ * the executors, keeping the most frequent ({@link WordCounter}), and learn the joint BPE vocabulary
+ * from them on the driver ({@link BpeLearner}); encode on
  * the executors; write rejects; sort by length, pack token-budget batches and write shards
  * ({@link Sharder}); write the manifest; rename the staging folder to {@code RUN/data}.
  */
@@ -121,19 +123,16 @@ public final class PrepareJob {
     Map<Integer, String> misaligned = CorpusReader.checkAligned(validated, parts, request.allowMisaligned());
     JavaRDD<Checked> checked = misaligned.isEmpty() ? validated
         : validated.map(c -> CorpusReader.rejectMisalignedParts(c, misaligned)).persist(StorageLevel.MEMORY_AND_DISK());
-    Map<String, Long> wordCounts = checked
+    WordCounts wordCounts = WordCounter.count(checked
         .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
-        .flatMap(c -> words(c.kept().source(), c.kept().target()))
-        .mapToPair(w -> new Tuple2<>(w, 1L))
-        .reduceByKey(Long::sum, config.partitions())
-        .collectAsMap();
+        .flatMap(c -> words(c.kept().source(), c.kept().target())), config.vocabMaxWords(), config.partitions());
     if (checked != validated) {
       validated.unpersist(false);
     }
     timings.put("read_validate_count", millis(t));
 
     t = System.nanoTime();
-    if (wordCounts.isEmpty()) {
+    if (wordCounts.types() == 0) {
       Map<String, Long> reasons = checked.filter(c -> c.kept() == null)
           .map(c -> ((Verdict.Rejected) c.verdict()).reason().label()).countByValue();
       throw new IllegalArgumentException("no training pair survived validation (rejected by reason: " + reasons
@@ -146,8 +145,8 @@ public final class PrepareJob {
     HadoopFiles.write(RunLayout.vocabHashFile(staging),
         (vocabHash + "  bpe.json\n").getBytes(StandardCharsets.US_ASCII), hadoopConf);
     timings.put("learn_vocab", millis(t));
-    LOG.info("vocabulary: {} ids ({} characters, {} merges) from {} word types, sha256 {}", vocab.size(),
-        vocab.alphabet().length, vocab.merges(), wordCounts.size(), vocabHash);
+    LOG.info("vocabulary: {} ids ({} characters, {} merges) from the {} most frequent of {} word types, sha256 {}",
+        vocab.size(), vocab.alphabet().length, vocab.merges(), wordCounts.words().size(), wordCounts.types(), vocabHash);
 
     t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: encode", false);
@@ -193,7 +192,7 @@ public final class PrepareJob {
     prepared.unpersist(false);
     timings.put("shards", millis(t));
     return Manifest.build(fingerprint, trainParts, validParts, config, request.allowMisaligned(), tally, vocab,
-        vocabHash, shards, timings);
+        vocabHash, wordCounts, shards, timings);
   }
 
   private static Iterator<String> words(String source, String target) {

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 /**
  * Learns BPE merges from a word-frequency table (Sennrich et al. 2016, Algorithm 1), the way
  * subword-nmt does, with each word cut into runs of one {@link CharacterClasses character class} that
- * merges never cross: the table is what the executors count, so only it reaches the driver. Each step
+ * merges never cross: the table is what the executors count ({@link WordCounts}), so only it reaches the driver. Each step
  * merges the most frequent adjacent pair, ties broken by the smaller (left, right) ids, so the
  * result depends only on the table. Pair counts are updated incrementally in the words that hold
  * the merged pair.
@@ -21,13 +21,13 @@ public final class BpeLearner {
   private BpeLearner() {}
 
   /**
-   * @param wordCounts space-free words of normalized text and their counts
+   * @param counts the words (space-free, of normalized text) and characters to learn from
    * @param vocabSize the size of the vocabulary to reach (fewer when no pair occurs twice)
    * @param characterCoverage the share of character occurrences the alphabet must cover
    */
-  public static BpeModel learn(Map<String, Long> wordCounts, int vocabSize, double characterCoverage) {
-    TreeMap<String, Long> sorted = new TreeMap<>(wordCounts);
-    int[] alphabet = alphabet(sorted, vocabSize - SpecialTokens.FIRST_CHAR, characterCoverage);
+  public static BpeModel learn(WordCounts counts, int vocabSize, double characterCoverage) {
+    TreeMap<String, Long> sorted = new TreeMap<>(counts.words());
+    int[] alphabet = alphabet(counts.characters(), vocabSize - SpecialTokens.FIRST_CHAR, characterCoverage);
     Map<Integer, Integer> charIds = new HashMap<>();
     for (int i = 0; i < alphabet.length; i++) {
       charIds.put(alphabet[i], SpecialTokens.FIRST_CHAR + i);
@@ -47,20 +47,8 @@ public final class BpeLearner {
   }
 
   /** The most frequent characters covering the share asked for, most frequent first, at most {@code limit}. */
-  static int[] alphabet(Map<String, Long> wordCounts, int limit, double coverage) {
-    Map<Integer, Long> counts = new HashMap<>();
-    long total = 0;
-    for (Map.Entry<String, Long> entry : wordCounts.entrySet()) {
-      String word = entry.getKey();
-      for (int i = 0; i < word.length(); ) {
-        int cp = word.codePointAt(i);
-        i += Character.charCount(cp);
-        if (cp != SpecialTokens.WORD_CHAR) {
-          counts.merge(cp, entry.getValue(), Long::sum);
-          total += entry.getValue();
-        }
-      }
-    }
+  static int[] alphabet(Map<Integer, Long> counts, int limit, double coverage) {
+    long total = counts.values().stream().mapToLong(Long::longValue).sum();
     List<Map.Entry<Integer, Long>> byCount = new ArrayList<>(counts.entrySet());
     byCount.sort(Map.Entry.<Integer, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
     int[] alphabet = new int[Math.min(limit, byCount.size())];

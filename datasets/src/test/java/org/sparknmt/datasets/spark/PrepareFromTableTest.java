@@ -40,7 +40,7 @@ class PrepareFromTableTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster();
   private static final PrepareConfig CONFIG =
-      new PrepareConfig(400, 0.9999, 250, 1500, 9.0, 254, 2048, 0, 2, 2, 0.1, 17);
+      new PrepareConfig(400, 0.9999, 200_000, 250, 1500, 9.0, 254, 2048, 0, 2, 2, 0.1, 17);
   private static final int PAIRS = 200;
   private static final int EMPTY_ROW = 51;
   private static final int LONG_ROW = 101;

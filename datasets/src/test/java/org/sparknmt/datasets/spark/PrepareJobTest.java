@@ -42,7 +42,7 @@ class PrepareJobTest {
   @RegisterExtension static final SparkCluster SPARK = new SparkCluster("local[2]");
 
   /** Small limits: vocabulary 1000, at most 120 subwords a side, batches of 512 tokens, 2 shards. */
-  private static final PrepareConfig CONFIG = new PrepareConfig(1000, 0.9995, 80, 400, 9.0, 120, 512, 0, 2, 2, 0.0, 17);
+  private static final PrepareConfig CONFIG = new PrepareConfig(1000, 0.9995, 200_000, 80, 400, 9.0, 120, 512, 0, 2, 2, 0.0, 17);
   /** 200 distinct characters, each seen once: no merge joins them, so 201 subwords. */
   private static final String RARE_WORD = java.util.stream.IntStream.range(0, 200).mapToObj(i -> Character.toString(0x4E00 + 7 * i))
           .collect(java.util.stream.Collectors.joining());

@@ -34,7 +34,7 @@ class PrepareOnHdfsTest {
       fs.copyFromLocalFile(new Path(Samples.sampleDir().resolve(name).toUri()), new Path(HDFS.path("/corpus/" + name)));
     }
     String run = HDFS.path("/runs/sample");
-    PrepareConfig config = new PrepareConfig(1000, 0.9999, 250, 1500, 9.0, 254, 2048, 0, 2, 3, 0.0, 17);
+    PrepareConfig config = new PrepareConfig(1000, 0.9999, 200_000, 250, 1500, 9.0, 254, 2048, 0, 2, 3, 0.0, 17);
     PrepareJob.Result result = PrepareJob.run(SPARK.sc(), new PrepareJob.Request(
         new CorpusInput.Aligned(HDFS.path("/corpus/train.en.gz"), HDFS.path("/corpus/train.de.gz")),
         new CorpusInput.Aligned(HDFS.path("/corpus/valid.en.gz"), HDFS.path("/corpus/valid.de.gz")),
@@ -55,7 +55,8 @@ class PrepareOnHdfsTest {
         }
       }
     }
-    assertEquals(org.sparknmt.datasets.vocab.BpeLearner.learn(words, 1000, 0.9999).sha256(),
+    assertEquals(org.sparknmt.datasets.vocab.BpeLearner.learn(
+        org.sparknmt.datasets.vocab.WordCounts.of(words), 1000, 0.9999).sha256(),
         result.manifest().get("vocab").get("sha256").asText());
 
     PreparedData data = PreparedData.open(run, conf);

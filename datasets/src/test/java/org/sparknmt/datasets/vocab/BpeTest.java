@@ -32,7 +32,7 @@ class BpeTest {
   void learnsTheMostFrequentPairFirstBreakingTiesByIds() {
     // Pairs: e-s 9, s-t 9, w-e 8, l-o 7 ... ; characters by count: e 17, w 16, s 9, t 9, so e-s has the smaller ids.
     Map<String, Long> counts = Map.of("low", 5L, "lower", 2L, "newest", 6L, "widest", 3L);
-    BpeModel model = BpeLearner.learn(counts, 300, 1.0);
+    BpeModel model = BpeLearner.learn(WordCounts.of(counts), 300, 1.0);
     assertEquals("es", model.piece(model.firstMergeId()));
     assertEquals("est", model.piece(model.firstMergeId() + 1));
     assertEquals(SpecialTokens.FIRST_CHAR + model.alphabet().length + model.merges(), model.size());
@@ -41,8 +41,8 @@ class BpeTest {
 
   @Test
   void isDeterministicAndRoundTripsThroughJson() {
-    BpeModel a = BpeLearner.learn(counts(CORPUS), 320, 1.0);
-    BpeModel b = BpeLearner.learn(new HashMap<>(counts(CORPUS)), 320, 1.0);
+    BpeModel a = BpeLearner.learn(WordCounts.of(counts(CORPUS)), 320, 1.0);
+    BpeModel b = BpeLearner.learn(WordCounts.of(new HashMap<>(counts(CORPUS))), 320, 1.0);
     assertArrayEquals(a.toJson(), b.toJson());
     BpeModel read = BpeModel.fromJson(a.toJson());
     assertEquals(a.sha256(), read.sha256());
@@ -53,7 +53,7 @@ class BpeTest {
   void mergesStayInsideRunsOfLettersDigitsOrPunctuation() {
     // "street." is the most frequent word: a whole-word BPE would learn it as one piece
     Map<String, Long> counts = Map.of("street.", 50L, "street", 3L, "2024,", 20L);
-    BpeModel model = BpeLearner.learn(counts, 400, 1.0);
+    BpeModel model = BpeLearner.learn(WordCounts.of(counts), 400, 1.0);
     for (int id = model.firstMergeId(); id < model.size(); id++) {
       String piece = model.piece(id).replace("\u2581", "");
       assertTrue(piece.chars().allMatch(Character::isLetter) || piece.chars().allMatch(Character::isDigit)
@@ -68,7 +68,7 @@ class BpeTest {
 
   @Test
   void aVocabularyOfTheFirstFormatStillMergesAcrossTheWord() {
-    BpeModel learned = BpeLearner.learn(Map.of("ab.", 9L), 400, 1.0);
+    BpeModel learned = BpeLearner.learn(WordCounts.of(Map.of("ab.", 9L)), 400, 1.0);
     int[] alphabet = learned.alphabet();
     int a = SpecialTokens.FIRST_CHAR + indexOf(alphabet, 'a');
     int b = SpecialTokens.FIRST_CHAR + indexOf(alphabet, 'b');
@@ -107,7 +107,7 @@ class BpeTest {
 
   @Test
   void encodesLosslesslyIncludingAdversarialText() {
-    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(counts(CORPUS), 330, 0.98));
+    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(WordCounts.of(counts(CORPUS)), 330, 0.98));
     List<String> texts = List.of(
         "the newest lower widest", "Zwei Männer", "emoji 😀 👨‍👩‍👧 🇩🇪 ok",
         "combining e\u0301 a\u0308\u0301 \u0915\u094D\u0937", "CJK 漢字かなカナ한국어", "RTL עברית العربية ‏mixed‏",
@@ -126,7 +126,7 @@ class BpeTest {
 
   @Test
   void mergesFrequentWordsIntoFewTokens() {
-    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(counts(CORPUS), 400, 1.0));
+    BpeEncoder encoder = new BpeEncoder(BpeLearner.learn(WordCounts.of(counts(CORPUS)), 400, 1.0));
     assertEquals(1, encoder.encode("the").length);
     int[] bytes = encoder.encode("😀");
     assertEquals(1 + 4, bytes.length, "marker plus four UTF-8 bytes");

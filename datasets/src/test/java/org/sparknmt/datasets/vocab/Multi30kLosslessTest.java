@@ -62,7 +62,7 @@ class Multi30kLosslessTest {
         }
       }
     }
-    BpeModel model = BpeLearner.learn(counts, 8000, 0.9999);
+    BpeModel model = BpeLearner.learn(WordCounts.of(counts), 8000, 0.9999);
     assertEquals(8000, model.size());
     BpeEncoder encoder = new BpeEncoder(model);
     long sentences = 0;

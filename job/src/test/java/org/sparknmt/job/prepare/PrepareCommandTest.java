@@ -72,6 +72,10 @@ class PrepareCommandTest {
     Run vocab = sparknmt("prepare", "--tsv", "x.tsv", "--run", "r", "--set", "data.vocab_size=10");
     assertEquals(2, vocab.exitCode());
     assertTrue(vocab.err().contains("vocab_size must be at least 300"), vocab.err());
+    Run maxWords = sparknmt("prepare", "--tsv", "x.tsv", "--run", "r", "--set", "data.vocab_max_words=0");
+    assertEquals(2, maxWords.exitCode());
+    assertTrue(maxWords.err().contains("data.vocab_max_words") && maxWords.err().contains("must be positive, was 0"),
+        maxWords.err());
 
     Run both = sparknmt("prepare", "--tsv", "x.tsv", "--src", "a", "--tgt", "b", "--run", "r");
     assertEquals(2, both.exitCode());
