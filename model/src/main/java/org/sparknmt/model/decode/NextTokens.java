@@ -25,10 +25,7 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
    * 1.2-1.4 ms here: BENCHMARKS.md, "The search's loops on vector registers".)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
-    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
-    if (logits.isView() || logits.ordering() != 'c') {
-      logits = logits.dup('c');
-    }
+    INDArray logits = logits(model, states);
     int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
     // a copy of the logits was 4 MB of heap per step at 128 hypotheses, collected by G1 as humongous objects
@@ -38,14 +35,24 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     for (int i = 0; i < n; i++) {
       int row = i * vocab;
       tokens[i] = TopK.indices(z, row, vocab, k);
-      float max = z.getFloat(4 * (row + tokens[i][0]));
-      float logNormalizer = (float) Math.log(VectorMath.sumExp(z, row, vocab, max)) + max;
+      float logNormalizer = logNormalizer(z, row, vocab, z.getFloat(4 * (row + tokens[i][0])));
       logProbabilities[i] = new float[tokens[i].length];
       for (int j = 0; j < tokens[i].length; j++) {
         logProbabilities[i][j] = z.getFloat(4 * (row + tokens[i][j])) - logNormalizer;
       }
     }
     return new NextTokens(tokens, logProbabilities);
+  }
+
+  /** The logits [n, vocab] of decoder states [n, d_model], in float, contiguous row by row. */
+  static INDArray logits(Transformer model, INDArray states) {
+    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
+    return logits.isView() || logits.ordering() != 'c' ? logits.dup('c') : logits;
+  }
+
+  /** log Σ exp z over the row of logits z[row … row + vocab − 1] whose largest value is max. */
+  static float logNormalizer(ByteBuffer z, int row, int vocab, float max) {
+    return (float) Math.log(VectorMath.sumExp(z, row, vocab, max)) + max;
   }
 
   /** Rows from (inclusive) to (exclusive): one sentence's hypotheses. */
