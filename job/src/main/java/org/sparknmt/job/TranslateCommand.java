@@ -16,7 +16,11 @@ import org.sparknmt.job.io.StandardOutput;
 import org.sparknmt.job.ml.TableOptions;
 import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
+import org.sparknmt.job.translate.HypothesesConfig;
+import org.sparknmt.job.translate.HypothesesOptions;
+import org.sparknmt.job.translate.NumberedLines;
 import org.sparknmt.job.translate.SearchOptions;
+import org.sparknmt.job.translate.SentenceTranslator;
 import org.sparknmt.job.translate.StreamTranslation;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
@@ -40,6 +44,7 @@ public final class TranslateCommand implements Callable<Integer> {
   @Mixin SparkOptions spark;
   @Mixin SearchOptions search;
   @Mixin TableOptions table;
+  @Mixin HypothesesOptions hypotheses;
 
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory: its data/ (vocabulary) and checkpoints/.")
   String run;
@@ -61,15 +66,23 @@ public final class TranslateCommand implements Callable<Integer> {
     TranslateConfig config = search.config();
     LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
     if (table.table()) {
+      if (hypotheses.given() || !hypotheses.config(search.configOptions(), null).plain()) {
+        throw new UsageException("--nbest, --alignments and --sample (translate.nbest, translate.alignments, "
+            + "translate.sample) are for a text input; a table gets the best translation");
+      }
       return translateTable(config);
     }
+    HypothesesConfig wanted = hypotheses.config(search.configOptions(), table.hypothesesFormat());
+    wanted.checkBeam(config.beam());
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
         throw new UsageException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
-      StreamTranslation.translate(model.sentenceTranslator(config), System.in, StandardOutput.open());
+      SentenceTranslator translator = model.sentenceTranslator(config);
+      StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted),
+          System.in, StandardOutput.open());
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {
@@ -77,7 +90,7 @@ public final class TranslateCommand implements Callable<Integer> {
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
-      TranslateJob.Result result = TranslateJob.run(sc, model, config, input, output, force);
+      TranslateJob.Result result = TranslateJob.run(sc, model, config, wanted, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),
           result.tokensPerSecond());

@@ -1,7 +1,9 @@
 package org.sparknmt.job.ml;
 
 import org.sparknmt.datasets.UsageException;
+import java.util.Locale;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.translate.OutputFormat;
 import picocli.CommandLine.Option;
 
 /** {@code sparknmt translate}'s options for a table column instead of a text file. */
@@ -17,8 +19,8 @@ public final class TableOptions {
   String column;
 
   @Option(names = "--output-format", paramLabel = "FORMAT",
-      description = "With a table input: the output table's format (parquet, orc, json, csv, tsv). "
-          + "Default: --input-format.")
+      description = "With a table input: the output table's format (parquet, orc, json, csv, tsv); "
+          + "default: --input-format. With a text input: text, fairseq or json (translate.output_format).")
   String outputFormat;
 
   @Option(names = "--output-column", defaultValue = "translation", paramLabel = "NAME",
@@ -33,10 +35,10 @@ public final class TableOptions {
    */
   public boolean table() {
     if (inputFormat.equalsIgnoreCase(TEXT)) {
-      if (column != null || outputFormat != null) {
-        throw new UsageException((column != null ? "--column" : "--output-format")
-            + " is for a table input: give --input-format parquet|orc|json|csv|tsv");
+      if (column != null) {
+        throw new UsageException("--column is for a table input: give --input-format parquet|orc|json|csv|tsv");
       }
+      hypothesesFormat();
       return false;
     }
     inputFormat();
@@ -53,6 +55,22 @@ public final class TableOptions {
 
   public TableFormat outputFormat() {
     return outputFormat == null ? inputFormat() : TableFormat.of("--output-format", outputFormat);
+  }
+
+  /**
+   * With a text input, the {@code --output-format} of its translations (text, fairseq, json), or null when not
+   * given (the {@code translate.output_format} key decides).
+   */
+  public OutputFormat hypothesesFormat() {
+    if (outputFormat == null) {
+      return null;
+    }
+    try {
+      return OutputFormat.valueOf(outputFormat.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--output-format " + outputFormat + ": a text input's translations are written as "
+          + "text, fairseq or json (a table's formats need --input-format parquet|orc|json|csv|tsv)");
+    }
   }
 
   public String column() {

@@ -26,6 +26,11 @@ public final class SearchOptions {
   @Option(names = "--partitions", paramLabel = "N", descriptionKey = "translate.partitions")
   Integer partitions;
 
+  /** The configuration files and --set overrides the search's keys are read from. */
+  public ConfigOptions configOptions() {
+    return configOptions;
+  }
+
   /** The effective search configuration. */
   public TranslateConfig config() {
     return configOptions.load().bind("translate", TranslateConfig.class)

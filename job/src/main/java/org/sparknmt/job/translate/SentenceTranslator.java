@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.clean.Normalizer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.model.decode.Sampling;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
@@ -42,25 +43,13 @@ public final class SentenceTranslator {
 
   /** The translations of {@code lines}, in their order; a translation never contains a line break. */
   public List<String> translate(List<String> lines) {
-    List<int[]> sources = new ArrayList<>();
-    int[] firstPiece = new int[lines.size()];
-    int[] pieceCount = new int[lines.size()];
-    for (int i = 0; i < lines.size(); i++) {
-      firstPiece[i] = sources.size();
-      String text = Normalizer.normalize(stripBom(capped(lines.get(i))));
-      if (!text.isEmpty()) {
-        for (int[] piece : LongSentences.pieces(encoder.encode(text), pieceLimit, encoder.model())) {
-          sources.add(TrainedModel.source(piece));
-        }
-      }
-      pieceCount[i] = sources.size() - firstPiece[i];
-    }
-    Translation[] translations = LengthSortedBatches.translate(translator, sources.toArray(int[][]::new),
-        config.decoding(), config.batchSize());
+    Pieces pieces = pieces(lines);
+    Translation[] translations = LengthSortedBatches.translate(translator, pieces.sources(), config.decoding(),
+        config.batchSize());
     List<String> out = new ArrayList<>(lines.size());
     for (int i = 0; i < lines.size(); i++) {
       StringBuilder line = new StringBuilder();
-      for (int p = firstPiece[i]; p < firstPiece[i] + pieceCount[i]; p++) {
+      for (int p = pieces.first()[i]; p < pieces.first()[i + 1]; p++) {
         String piece = oneLine(encoder.decode(translations[p].tokens()));
         targetTokens += translations[p].tokens().length;
         if (!piece.isEmpty()) {
@@ -70,6 +59,126 @@ public final class SentenceTranslator {
       out.add(line.toString());
     }
     return out;
+  }
+
+  /**
+   * The hypotheses of each of {@code lines} as {@code wanted} asks: the n best of the beam search, or one
+   * sample, with alignments or without. {@code lineIds[i]}, the number of line i in its input, seeds its
+   * sample ({@link Sampling#sentenceSeed}). A line translated in pieces gets as many hypotheses as its
+   * piece with the most: hypothesis h joins each piece's h-th (its last when it has fewer), scored by the
+   * mean of their scores; an empty line gets one empty hypothesis scored 0.
+   */
+  public List<List<LineHypothesis>> hypotheses(List<String> lines, long[] lineIds, HypothesesConfig wanted) {
+    Pieces pieces = pieces(lines);
+    int[][] sources = pieces.sources();
+    Sampling sampling = wanted.sampling();
+    List<List<Aligned>> searched = LengthSortedBatches.inBatches(sources, config.batchSize(), (batch, rows) -> {
+      List<List<Translation>> found;
+      if (sampling == null) {
+        found = translator.nbest(batch, config.decoding(), wanted.nbest());
+      } else {
+        long[] seeds = new long[rows.length];
+        for (int k = 0; k < rows.length; k++) {
+          int line = pieces.lineOf(rows[k]);
+          seeds[k] = Sampling.sentenceSeed(wanted.seed(), lineIds[line], rows[k] - pieces.first()[line]);
+        }
+        found = translator.sample(batch, config.maxLenA(), config.maxLenB(), sampling, seeds).stream()
+            .map(List::of).toList();
+      }
+      return aligned(batch, found, wanted.alignments());
+    });
+    List<List<LineHypothesis>> out = new ArrayList<>(lines.size());
+    for (int i = 0; i < lines.size(); i++) {
+      int from = pieces.first()[i];
+      int to = pieces.first()[i + 1];
+      int count = 1;
+      for (int p = from; p < to; p++) {
+        count = Math.max(count, searched.get(p).size());
+        targetTokens += searched.get(p).get(0).translation().tokens().length;
+      }
+      List<LineHypothesis> line = new ArrayList<>(count);
+      for (int h = 0; h < count; h++) {
+        StringBuilder text = new StringBuilder();
+        WordAlignment alignment = wanted.alignments() ? new WordAlignment(encoder.model()) : null;
+        double score = 0;
+        for (int p = from; p < to; p++) {
+          List<Aligned> hypotheses = searched.get(p);
+          Aligned a = hypotheses.get(Math.min(h, hypotheses.size() - 1));
+          String piece = oneLine(encoder.decode(a.translation().tokens()));
+          if (!piece.isEmpty()) {
+            text.append(text.length() > 0 ? " " : "").append(piece);
+          }
+          score += a.translation().score();
+          if (alignment != null) {
+            alignment.add(sources[p], a.translation().tokens(), a.alignment());
+          }
+        }
+        line.add(new LineHypothesis(text.toString(), to > from ? score / (to - from) : 0,
+            alignment == null ? null : alignment.pharaoh()));
+      }
+      out.add(line);
+    }
+    return out;
+  }
+
+  /** A hypothesis of a source piece with its subword alignment (null when not asked for). */
+  private record Aligned(Translation translation, int[] alignment) {}
+
+  /** The hypotheses of a batch of sources, each with its alignment when asked for: one teacher-forced pass for all. */
+  private List<List<Aligned>> aligned(int[][] batch, List<List<Translation>> found, boolean alignments) {
+    int[][] alignment = null;
+    if (alignments) {
+      List<int[]> sources = new ArrayList<>();
+      List<int[]> outputs = new ArrayList<>();
+      for (int k = 0; k < batch.length; k++) {
+        for (Translation t : found.get(k)) {
+          sources.add(batch[k]);
+          outputs.add(t.tokens());
+        }
+      }
+      alignment = translator.alignments(sources.toArray(int[][]::new), outputs.toArray(int[][]::new));
+    }
+    List<List<Aligned>> out = new ArrayList<>(batch.length);
+    int row = 0;
+    for (List<Translation> hypotheses : found) {
+      List<Aligned> a = new ArrayList<>(hypotheses.size());
+      for (Translation t : hypotheses) {
+        a.add(new Aligned(t, alignment == null ? null : alignment[row++]));
+      }
+      out.add(a);
+    }
+    return out;
+  }
+
+  /** A block's lines as source pieces: line i's are sources[first[i] … first[i + 1] − 1]. */
+  private record Pieces(int[][] sources, int[] first) {
+    int lineOf(int piece) {
+      int line = java.util.Arrays.binarySearch(first, piece);
+      if (line < 0) {
+        return -line - 2;
+      }
+      // empty lines have no pieces: the last line that starts at this piece is the one holding it
+      while (line + 1 < first.length && first[line + 1] == piece) {
+        line++;
+      }
+      return line;
+    }
+  }
+
+  private Pieces pieces(List<String> lines) {
+    List<int[]> sources = new ArrayList<>();
+    int[] first = new int[lines.size() + 1];
+    for (int i = 0; i < lines.size(); i++) {
+      first[i] = sources.size();
+      String text = Normalizer.normalize(stripBom(capped(lines.get(i))));
+      if (!text.isEmpty()) {
+        for (int[] piece : LongSentences.pieces(encoder.encode(text), pieceLimit, encoder.model())) {
+          sources.add(TrainedModel.source(piece));
+        }
+      }
+    }
+    first[lines.size()] = sources.size();
+    return new Pieces(sources.toArray(int[][]::new), first);
   }
 
   /** Output subwords produced so far (EOS not counted). */

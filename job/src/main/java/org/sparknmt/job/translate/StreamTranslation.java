@@ -8,6 +8,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** {@code sparknmt translate} without {@code --input}: standard input to standard output in this JVM, no Spark. */
 public final class StreamTranslation {
@@ -19,6 +20,16 @@ public final class StreamTranslation {
    * gets each line's translation at once. Lines are read as {@link Utf8Lines} reads them.
    */
   public static void translate(SentenceTranslator translator, InputStream in, OutputStream out) throws IOException {
+    translate(translator::translate, in, out);
+  }
+
+  /**
+   * As {@link #translate(SentenceTranslator, InputStream, OutputStream)}, each block of lines turned into
+   * its output by {@code translator}, which is given the lines in their order (one output per line; an
+   * output may hold line breaks).
+   */
+  public static void translate(Function<List<String>, List<String>> translator, InputStream in, OutputStream out)
+      throws IOException {
     Utf8Lines reader = new Utf8Lines(in, "standard input");
     Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
     List<String> block = new ArrayList<>();
@@ -26,20 +37,21 @@ public final class StreamTranslation {
         line = next(reader, block, translator, writer)) {
       block.add(line);
       if (!reader.ready() || block.size() >= TranslatedBlocks.BLOCK) {
-        write(translator.translate(block), writer);
+        write(translator.apply(block), writer);
         block.clear();
       }
     }
-    write(translator.translate(block), writer);
+    write(translator.apply(block), writer);
   }
 
   /** The next line; on a line that is not UTF-8, the lines before it are translated and written first. */
-  private static String next(Utf8Lines reader, List<String> block, SentenceTranslator translator, Writer writer)
+  private static String next(Utf8Lines reader, List<String> block, Function<List<String>, List<String>> translator,
+      Writer writer)
       throws IOException {
     try {
       return reader.next();
     } catch (IOException e) {
-      write(translator.translate(block), writer);
+      write(translator.apply(block), writer);
       throw e;
     }
   }

@@ -2,6 +2,7 @@ package org.sparknmt.job.translate;
 
 import java.io.IOException;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -42,16 +43,42 @@ public final class TranslateJob {
     return run(sc, model, config, HadoopLines.read(sc, inputUri, "--input"), outputUri, replace);
   }
 
+  /**
+   * Translates {@code inputUri} into the file {@code outputUri} with what {@code hypotheses} asks beyond the
+   * best text (n-best lists, alignments, samples), written in its output format: each line's output is
+   * labelled with the line's number in the input (0 = the first), which also seeds its sample, so neither
+   * depends on the partitions.
+   */
+  public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config,
+      HypothesesConfig hypotheses, String inputUri, String outputUri, boolean replace) throws IOException {
+    if (hypotheses.plain()) {
+      return run(sc, model, config, inputUri, outputUri, replace);
+    }
+    return run(sc, model, config, hypotheses, HadoopLines.read(sc, inputUri, "--input"), outputUri, replace);
+  }
+
   /** Translates {@code lines} into the file {@code outputUri}. */
   public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, JavaRDD<String> lines,
       String outputUri, boolean replace) throws IOException {
+    return run(sc, model, config, null, lines, outputUri, replace);
+  }
+
+  /** hypotheses: null for the best text of each line, as {@link #translate} gives it. */
+  private static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config,
+      HypothesesConfig hypotheses, JavaRDD<String> lines, String outputUri, boolean replace) throws IOException {
     sc.setJobGroup("translate", "sparknmt translate: " + model.checkpoint() + " -> " + outputUri, false);
     long start = System.nanoTime();
     Broadcast<TranslationModel> shared = sc.broadcast(model);
     LongAccumulator tokens = sc.sc().longAccumulator("target tokens");
     JavaRDD<String> parts = partitioned(lines, config.partitions());
     try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), parts.getNumPartitions())) {
-      JavaRDD<String> translations = translate(parts, shared, config, tokens);
+      JavaRDD<String> translations = hypotheses == null ? translate(parts, shared, config, tokens)
+          : parts.zipWithIndex().mapPartitions(partition -> TranslatedBlocks.of(partition, Tuple2::_1,
+              (Tuple2<String, Long> line, List<LineHypothesis> h) -> hypotheses.outputFormat().format(line._2(), h),
+              () -> shared.value().sentenceTranslator(config),
+              (sentences, numbered) -> sentences.hypotheses(numbered.stream().map(Tuple2::_1).toList(),
+                  numbered.stream().mapToLong(Tuple2::_2).toArray(), hypotheses),
+              shared.value().searchThreads(), tokens::add), true);
       long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
       return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
     } finally {

@@ -34,6 +34,17 @@ public final class TranslatedBlocks {
    */
   public static <T, R> Iterator<R> of(Iterator<T> items, Function<T, String> source, BiFunction<T, String, R> result,
       Supplier<SentenceTranslator> translator, SearchThreads threads, LongConsumer targetTokens) {
+    return of(items, source, result, translator,
+        (sentences, kept) -> sentences.translate(kept.stream().map(source).toList()), threads, targetTokens);
+  }
+
+  /**
+   * As {@link #of(Iterator, Function, BiFunction, Supplier, SearchThreads, LongConsumer)}, with translations
+   * of any kind: {@code search} gives those of a block's items whose source is not null, in their order.
+   */
+  public static <T, X, R> Iterator<R> of(Iterator<T> items, Function<T, String> source, BiFunction<T, X, R> result,
+      Supplier<SentenceTranslator> translator, BiFunction<SentenceTranslator, List<T>, List<X>> search,
+      SearchThreads threads, LongConsumer targetTokens) {
     if (!items.hasNext()) {
       return Collections.emptyIterator();
     }
@@ -44,7 +55,7 @@ public final class TranslatedBlocks {
       @Override
       public boolean hasNext() {
         if (!block.hasNext() && items.hasNext()) {
-          block = translate(nextBlock(items), source, result, sentences, threads, targetTokens);
+          block = translate(nextBlock(items), source, result, sentences, search, threads, targetTokens);
         }
         return block.hasNext();
       }
@@ -67,17 +78,17 @@ public final class TranslatedBlocks {
     return block;
   }
 
-  private static <T, R> Iterator<R> translate(List<T> block, Function<T, String> source,
-      BiFunction<T, String, R> result, SentenceTranslator translator, SearchThreads threads, LongConsumer targetTokens) {
-    List<String> texts = new ArrayList<>(block.size());
+  private static <T, X, R> Iterator<R> translate(List<T> block, Function<T, String> source,
+      BiFunction<T, X, R> result, SentenceTranslator translator, BiFunction<SentenceTranslator, List<T>, List<X>> search,
+      SearchThreads threads, LongConsumer targetTokens) {
+    List<T> kept = new ArrayList<>(block.size());
     for (T item : block) {
-      String text = source.apply(item);
-      if (text != null) {
-        texts.add(text);
+      if (source.apply(item) != null) {
+        kept.add(item);
       }
     }
     long before = translator.targetTokens();
-    Iterator<String> translations = threads.run(() -> translator.translate(texts)).iterator();
+    Iterator<X> translations = threads.run(() -> search.apply(translator, kept)).iterator();
     targetTokens.accept(translator.targetTokens() - before);
     List<R> out = new ArrayList<>(block.size());
     for (T item : block) {

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.train.TrainConfig;
+import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.model.TransformerConfig;
 
@@ -31,6 +32,7 @@ class ConfigKeysTest {
     components(PrepareConfig.class, "data", components);
     components(TrainConfig.class, "train", components);
     components(TranslateConfig.class, "translate", components);
+    components(HypothesesConfig.class, "translate", components);
     assertEquals(new TreeSet<>(components), new TreeSet<>(ConfigKeys.all().stream().map(ConfigKey::path).toList()));
   }
 
@@ -41,7 +43,7 @@ class ConfigKeysTest {
         + " by heads"), keys.get(0));
     ConfigKey schedule = keys.stream().filter(k -> k.path().equals("train.lr")).findFirst().orElseThrow();
     assertEquals(new ConfigKey("train.lr", "0.001", "the schedule's factor or peak, > 0"), schedule);
-    assertEquals("translate.partitions", keys.get(keys.size() - 1).path());
+    assertEquals("translate.seed", keys.get(keys.size() - 1).path());
     for (ConfigKey key : keys) {
       assertFalse(key.description().contains("|"), key.path() + ": a '|' would break the docs' Markdown tables");
     }

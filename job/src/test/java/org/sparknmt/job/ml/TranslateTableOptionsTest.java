@@ -61,7 +61,8 @@ class TranslateTableOptionsTest {
   void tableOptionsNeedATableInput() {
     assertUsageError("--column is for a table input: give --input-format parquet|orc|json|csv|tsv",
         "--input", "in.en", "--output", "out.de", "--column", "en");
-    assertUsageError("--output-format is for a table input",
+    assertUsageError("--output-format parquet: a text input's translations are written as text, fairseq or json (a "
+        + "table's formats need --input-format parquet|orc|json|csv|tsv)",
         "--input", "in.en", "--output", "out.de", "--output-format", "parquet");
   }
 }

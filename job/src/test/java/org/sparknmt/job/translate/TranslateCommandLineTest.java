@@ -54,6 +54,35 @@ class TranslateCommandLineTest {
   }
 
   @Test
+  void hypothesisOptionsAreValidatedNamingThem() {
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--beam", "4", "--nbest", "5",
+        "--output-format", "fairseq"));
+    assertTrue(cli.err().contains("nbest (--nbest) 5 is more than the beam (--beam) 4"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--nbest", "2"));
+    assertTrue(cli.err().contains("nbest (--nbest) 2 needs output_format (--output-format) fairseq or json"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--alignments"));
+    assertTrue(cli.err().contains("alignments (--alignments) needs output_format (--output-format)"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--output-format", "xml"));
+    assertTrue(cli.err().contains("--output-format xml: a text input's translations are written as text, fairseq or json"),
+        cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--sample", "topk=0"));
+    assertTrue(cli.err().contains("sample (--sample) topk=0: sampling takes either top-k with k >= 1"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--sample", "beam"));
+    assertTrue(cli.err().contains("sample (--sample) must be none, topk=K (K >= 1) or topp=P (0 < P <= 1), got beam"),
+        cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--sample", "topp=0.9", "--temperature", "0"));
+    assertTrue(cli.err().contains("temperature (--temperature) must be positive and finite, got 0.0"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--sample", "topp=0.9", "--nbest", "2",
+        "--output-format", "json"));
+    assertTrue(cli.err().contains("draws one translation per line: nbest (--nbest) 2 is for beam search"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--set", "translate.nbest=0"));
+    assertTrue(cli.err().contains("nbest (--nbest) must be at least 1, got 0"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
+        "--input-format", "parquet", "--column", "text", "--nbest", "2", "--output-format", "json"));
+    assertTrue(cli.err().contains("--nbest, --alignments and --sample (translate.nbest"), cli.err());
+  }
+
+  @Test
   void aRunWithoutPreparedDataIsNamed() {
     String run = BuildDirs.fresh("translate-cli").resolve("run").toUri().toString();
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", run));

@@ -86,6 +86,36 @@ class TranslateJobTest {
   }
 
   @Test
+  void samplesAndNbestListsAreNumberedByLineWhateverThePartitions() throws IOException {
+    List<String> input = new ArrayList<>(TinyRun.sample("valid.en.gz", 20));
+    input.add(5, "");
+    String in = TinyRun.write(HDFS, "/translate/hypotheses/input.en", input, false);
+    TranslationModel model = TranslationModel.load(run, "step-10", hadoop());
+    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3),
+        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0))) {
+      List<List<String>> outputs = new ArrayList<>();
+      for (int partitions : new int[] {1, 3}) {
+        String out = HDFS.path("/translate/hypotheses/" + wanted.outputFormat() + "-" + partitions);
+        TranslateJob.run(SPARK.sc(), model, SEARCH.with(null, null, null, null, null, partitions), wanted, in, out, false);
+        outputs.add(TinyRun.read(out, hadoop()));
+      }
+      ByteArrayOutputStream stream = new ByteArrayOutputStream();
+      StreamTranslation.translate(new NumberedLines(model.sentenceTranslator(SEARCH), wanted),
+          new ByteArrayInputStream((String.join("\n", input) + "\n").getBytes(StandardCharsets.UTF_8)), stream);
+      List<String> alone = stream.toString(StandardCharsets.UTF_8).lines().toList();
+      // texts and line numbers; the last digits of a score may differ with the batch's GEMMs
+      assertEquals(withoutScores(alone), withoutScores(outputs.get(0)), wanted + ": one partition");
+      assertEquals(withoutScores(alone), withoutScores(outputs.get(1)), wanted + ": three partitions");
+      assertTrue(outputs.get(1).get(outputs.get(1).size() - 1).startsWith(
+          wanted.outputFormat() == OutputFormat.JSON ? "{\"id\":20," : "A-20\t"), outputs.get(1).toString());
+    }
+  }
+
+  private static List<String> withoutScores(List<String> lines) {
+    return lines.stream().map(l -> l.replaceAll("-?[0-9]+\\.[0-9]+(E-?[0-9]+)?", "S")).toList();
+  }
+
+  @Test
   void standardInputToStandardOutputWithoutSpark() throws IOException {
     List<String> input = List.of("A man is walking .", "", "Two dogs play in the snow .");
     TranslationModel model = TranslationModel.load(run, "latest", hadoop());

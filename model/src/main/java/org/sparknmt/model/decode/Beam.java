@@ -99,6 +99,23 @@ final class Beam {
   Translation best() {
     Finished best = finished.stream().max(Comparator.comparingDouble(Finished::score))
         .orElseThrow(() -> new IllegalStateException("beam ended without a finished hypothesis"));
-    return new Translation(best.hypothesis().output(eos), best.score(), best.endedWithEos());
+    return translation(best);
+  }
+
+  /**
+   * The n finished hypotheses with the best normalized scores, best first (equal scores in the order they
+   * finished, so the first is {@link #best()}); fewer when fewer finished.
+   */
+  List<Translation> nbest(int n) {
+    return finished().stream().sorted(Comparator.comparingDouble(Translation::score).reversed()).limit(n).toList();
+  }
+
+  /** The finished hypotheses, in the order they finished. */
+  List<Translation> finished() {
+    return finished.stream().map(this::translation).toList();
+  }
+
+  private Translation translation(Finished f) {
+    return new Translation(f.hypothesis().output(eos), f.score(), f.endedWithEos());
   }
 }

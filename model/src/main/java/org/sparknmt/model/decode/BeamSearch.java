@@ -26,13 +26,40 @@ final class BeamSearch {
     this.tokens = tokens;
   }
 
+  /** The best translation of each source. */
   List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
+    return searched(sources, options, type).stream().map(Beam::best).toList();
+  }
+
+  /** The n best finished hypotheses of each source's beam, best first ({@link Beam#nbest}). */
+  List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n, DataType type) {
+    return searched(sources, options, type).stream().map(b -> b.nbest(n)).toList();
+  }
+
+  /** Each source's beam, searched to its end. */
+  private List<Beam> searched(int[][] sources, DecodingOptions options, DataType type) {
+    return run(Beam.forEach(sources, options, tokens, model.config().maxLength()), sources, options, type,
+        (states, live) -> NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()));
+  }
+
+  /** One sampled output per source, source i drawing from its own random stream seeded with seeds[i]. */
+  List<Translation> sample(int[][] sources, DecodingOptions options, Sampling sampling, long[] seeds, DataType type) {
+    if (options.beamWidth() != 1 || seeds.length != sources.length) {
+      throw new IllegalArgumentException("sampling keeps one hypothesis per source and needs a seed for each, got beam "
+          + options.beamWidth() + " and " + seeds.length + " seeds for " + sources.length + " sources");
+    }
+    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
+    return run(beams, sources, options, type, new SampledTokens(model, sampling, beams, seeds))
+        .stream().map(Beam::best).toList();
+  }
+
+  /** Runs beams (one per source) to their end, each step's continuations chosen by next; returns beams. */
+  private List<Beam> run(List<Beam> beams, int[][] sources, DecodingOptions options, DataType type, Continuations next) {
     // with fewer tokens than 1 + width a beam can keep fewer than width hypotheses, and the cache needs the same number for each sentence
     if (options.beamWidth() >= model.vocabSize()) {
       throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the vocabulary ("
           + model.vocabSize() + " tokens)");
     }
-    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
     int maxPositions = beams.stream().mapToInt(Beam::maxLength).max().orElse(0);
     // the encoding and the cache live in the search's workspace, each step's temporaries in one that the
     // next step reuses; only Java arrays (the hypotheses) leave them
@@ -45,11 +72,11 @@ final class BeamSearch {
       for (int position = 0; !live.isEmpty(); position++) {
         try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
           INDArray states = model.decoder().step(newestTokens(live), position, cache);
-          live = advance(live, NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()), cache);
+          live = advance(live, next.of(states, live), cache);
         }
       }
     }
-    return beams.stream().map(Beam::best).toList();
+    return beams;
   }
 
   /** The last token of every live hypothesis, sentence by sentence: the rows of a decoding step. */

@@ -24,10 +24,7 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
    * exp and row sums, cost many times these two passes over a step's logits.)
    */
   static NextTokens of(Transformer model, INDArray states, int k) {
-    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
-    if (logits.isView() || logits.ordering() != 'c') {
-      logits = logits.dup('c');
-    }
+    INDArray logits = logits(model, states);
     int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
     // a heap copy of a step's logits would be a humongous object for G1 at every step
@@ -37,14 +34,24 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     for (int i = 0; i < n; i++) {
       int row = i * vocab;
       tokens[i] = TopK.indices(z, row, vocab, k);
-      float max = z.getFloat(4 * (row + tokens[i][0]));
-      float logNormalizer = (float) Math.log(VectorMath.sumExp(z, row, vocab, max)) + max;
+      float logNormalizer = logNormalizer(z, row, vocab, z.getFloat(4 * (row + tokens[i][0])));
       logProbabilities[i] = new float[tokens[i].length];
       for (int j = 0; j < tokens[i].length; j++) {
         logProbabilities[i][j] = z.getFloat(4 * (row + tokens[i][j])) - logNormalizer;
       }
     }
     return new NextTokens(tokens, logProbabilities);
+  }
+
+  /** The logits [n, vocab] of decoder states [n, d_model], in float, contiguous row by row. */
+  static INDArray logits(Transformer model, INDArray states) {
+    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
+    return logits.isView() || logits.ordering() != 'c' ? logits.dup('c') : logits;
+  }
+
+  /** log Σ exp z over the row of logits z[row … row + vocab − 1] whose largest value is max. */
+  static float logNormalizer(ByteBuffer z, int row, int vocab, float max) {
+    return (float) Math.log(VectorMath.sumExp(z, row, vocab, max)) + max;
   }
 
   /** Rows from (inclusive) to (exclusive): one sentence's hypotheses. */

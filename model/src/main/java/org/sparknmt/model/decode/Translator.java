@@ -56,6 +56,28 @@ public final class Translator {
     return new BeamSearch(model, tokens).search(sources, options, type);
   }
 
+  /** The n best finished hypotheses of each source's beam search, best first (fewer when fewer finished). */
+  public List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n) {
+    return new BeamSearch(model, tokens).nbest(sources, options, n, type);
+  }
+
+  /**
+   * One sampled output per source ({@link Sampling}); source i draws from its own random stream seeded with
+   * seeds[i] ({@link Sampling#sentenceSeed}), so its sample does not depend on the batch it is drawn in.
+   */
+  public List<Translation> sample(int[][] sources, double maxLengthA, int maxLengthB, Sampling sampling, long[] seeds) {
+    return new BeamSearch(model, tokens).sample(sources, new DecodingOptions(1, new LengthPenalty.Power(0), maxLengthA,
+        maxLengthB), sampling, seeds, type);
+  }
+
+  /**
+   * The hard alignment of each output (without BOS and EOS) to its source: for each output token, the source
+   * position it attends to most ({@link CrossAttentionAlignment}), or −1 for a source of EOS alone.
+   */
+  public int[][] alignments(int[][] sources, int[][] outputs) {
+    return CrossAttentionAlignment.of(model, tokens, type, sources, outputs);
+  }
+
   /** The attention weights of every layer and head for a source and its output (without BOS/EOS), teacher-forced. */
   public AttentionMaps attention(int[] source, int[] output) {
     SourceBatch src = SourceBatch.of(new int[][] {source}, tokens.pad(), type);

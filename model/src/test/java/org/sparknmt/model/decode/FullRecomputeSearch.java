@@ -24,6 +24,11 @@ final class FullRecomputeSearch {
   }
 
   List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
+    return beams(sources, options, type).stream().map(Beam::best).toList();
+  }
+
+  /** Each source's beam, searched to its end. */
+  List<Beam> beams(int[][] sources, DecodingOptions options, DataType type) {
     SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
     INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
     int d = (int) memory.size(1);
@@ -52,7 +57,7 @@ final class FullRecomputeSearch {
         }
       }
     }
-    return beams.stream().map(Beam::best).toList();
+    return beams;
   }
 
   /** Runs the decoder over n prefixes of length t; returns the next-token log-probabilities [n][vocab]. */

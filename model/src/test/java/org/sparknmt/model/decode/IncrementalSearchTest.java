@@ -30,8 +30,8 @@ import org.sparknmt.model.nn.Transformer;
  * sentence, whatever the padding and the batch composition.
  */
 class IncrementalSearchTest {
-  private static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
-  private static final int VOCAB = 16;
+  static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
+  static final int VOCAB = 16;
   private static final double SCORE_TOLERANCE = 1e-5;
 
   /**
@@ -39,7 +39,7 @@ class IncrementalSearchTest {
    * at once), so its outputs run to their sources' length limits and leave a batch at different steps;
    * hypotheses ending with EOS inside a beam are the copy-task model's case.
    */
-  private static Transformer randomModel(long seed, boolean preNorm, boolean shareEmbeddings, boolean learnedPositions) {
+  static Transformer randomModel(long seed, boolean preNorm, boolean shareEmbeddings, boolean learnedPositions) {
     TransformerConfig config = TestModels.minimal().dModel(32).heads(4).dFf(64).layers(2).maxLength(40)
         .labelSmoothing(0).shareEmbeddings(shareEmbeddings).preNorm(preNorm).learnedPositions(learnedPositions).build();
     Params params = new Params();
@@ -50,7 +50,7 @@ class IncrementalSearchTest {
   }
 
   /** Sources of 1 to 12 tokens plus EOS, so every batch is padded. */
-  private static int[][] sources(Random random, int n, int vocab) {
+  static int[][] sources(Random random, int n, int vocab) {
     int[][] s = new int[n][];
     for (int i = 0; i < n; i++) {
       s[i] = new int[2 + random.nextInt(12)];
@@ -62,11 +62,11 @@ class IncrementalSearchTest {
     return s;
   }
 
-  private static DecodingOptions options(int beam) {
+  static DecodingOptions options(int beam) {
     return new DecodingOptions(beam, new LengthPenalty.Gnmt(0.6), 1.5, 4);
   }
 
-  private static void assertSameTranslations(List<Translation> expected, List<Translation> actual, String what) {
+  static void assertSameTranslations(List<Translation> expected, List<Translation> actual, String what) {
     assertEquals(expected.size(), actual.size(), what);
     for (int i = 0; i < expected.size(); i++) {
       assertArrayEquals(expected.get(i).tokens(), actual.get(i).tokens(), what + ": tokens of sentence " + i);

@@ -1,0 +1,84 @@
+package org.sparknmt.job.translate;
+
+import java.util.Locale;
+import org.sparknmt.datasets.UsageException;
+import org.sparknmt.model.decode.Sampling;
+
+/**
+ * The {@code translate} section's keys for what a line's translation holds beyond the best text:
+ * n-best lists, alignments, sampling, and how they are written. Their defaults (1-best text, beam search)
+ * leave translation as it is without them. Command-line options ({@code --nbest}, {@code --output-format},
+ * {@code --alignments}, {@code --sample}, {@code --temperature}, {@code --seed}) override them through {@link #with}.
+ *
+ * @param sample {@code none}, {@code topk=K} or {@code topp=P}
+ */
+public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean alignments, String sample,
+    double temperature, long seed) implements java.io.Serializable {
+  private static final String NONE = "none";
+
+  public HypothesesConfig {
+    if (nbest < 1) {
+      throw new UsageException("nbest (--nbest) must be at least 1, got " + nbest);
+    }
+    if (outputFormat == OutputFormat.TEXT && (nbest > 1 || alignments)) {
+      throw new UsageException((nbest > 1 ? "nbest (--nbest) " + nbest : "alignments (--alignments)")
+          + " needs output_format (--output-format) fairseq or json, not text");
+    }
+    if (!(temperature > 0) || Double.isInfinite(temperature)) {
+      throw new UsageException("temperature (--temperature) must be positive and finite, got " + temperature);
+    }
+    sampling(sample, temperature);
+    if (!NONE.equals(sample) && nbest > 1) {
+      throw new UsageException("sample (--sample) " + sample + " draws one translation per line: nbest (--nbest) "
+          + nbest + " is for beam search");
+    }
+  }
+
+  /** This configuration with the options given on the command line (null: not given) replacing its values. */
+  public HypothesesConfig with(Integer nbest, OutputFormat outputFormat, Boolean alignments, String sample,
+      Double temperature, Long seed) {
+    return new HypothesesConfig(
+        nbest != null ? nbest : this.nbest,
+        outputFormat != null ? outputFormat : this.outputFormat,
+        alignments != null ? alignments : this.alignments,
+        sample != null ? sample : this.sample,
+        temperature != null ? temperature : this.temperature,
+        seed != null ? seed : this.seed);
+  }
+
+  /** Whether lines are translated as without these keys: the best text of a beam search. */
+  public boolean plain() {
+    return nbest == 1 && outputFormat == OutputFormat.TEXT && !alignments && NONE.equals(sample);
+  }
+
+  /** Fails naming both when the n-best list is longer than the beam that makes it. */
+  public void checkBeam(int beam) {
+    if (nbest > beam) {
+      throw new UsageException("nbest (--nbest) " + nbest + " is more than the beam (--beam) " + beam
+          + " keeps: a beam finishes at most that many hypotheses");
+    }
+  }
+
+  /** The sampling asked for, or null for beam search. */
+  public Sampling sampling() {
+    return sampling(sample, temperature);
+  }
+
+  private static Sampling sampling(String sample, double temperature) {
+    String spec = sample == null ? "" : sample.strip().toLowerCase(Locale.ROOT);
+    if (spec.equals(NONE)) {
+      return null;
+    }
+    try {
+      if (spec.startsWith("topk=")) {
+        return Sampling.topK(Integer.parseInt(spec.substring(5)), temperature);
+      }
+      if (spec.startsWith("topp=")) {
+        return Sampling.topP(Double.parseDouble(spec.substring(5)), temperature);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("sample (--sample) " + sample + ": " + e.getMessage());
+    }
+    throw new UsageException("sample (--sample) must be none, topk=K (K >= 1) or topp=P (0 < P <= 1), got " + sample);
+  }
+}
