@@ -59,9 +59,11 @@ final class FitBatchesAsGiven
   @Override
   public Iterator<Tuple2<Long, WorkerSlice>> call(Integer worker, Iterator<Tuple2<Integer, Batch>> batches) {
     Fitted fitted = fit(batches);
-    if (fitted == null) {
-      return Collections.emptyIterator();
-    }
+    return fitted == null ? Collections.emptyIterator() : slices(fitted, worker);
+  }
+
+  /** Worker {@code worker}'s {@code fitted} state cut into the round's slices, each made when the iterator reaches it. */
+  Iterator<Tuple2<Long, WorkerSlice>> slices(Fitted fitted, int worker) {
     INDArray parameters = fitted.network().params();
     INDArray updater = returnUpdater ? fitted.network().getUpdater().getStateViewArray() : null;
     return IntStream.range(0, reducers.slices()).mapToObj(slice -> new Tuple2<>(reducers.key(slice, worker),

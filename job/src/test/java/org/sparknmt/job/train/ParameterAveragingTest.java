@@ -71,6 +71,10 @@ class ParameterAveragingTest {
     assertWithinUlps(expectedUpdater.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat(), 8);
     assertEquals((first.score() + second.score()) / 2, averaging.score(), 1e-6);
     assertEquals(41, graph.getConfiguration().getIterationCount());
+    // the driver received one averaged state and a few kB of task statuses, not a state per worker
+    long state = Float.BYTES * (graph.params().length() + graph.getUpdater().getStateViewArray().length());
+    assertTrue(averaging.driverBytesIn() >= state && averaging.driverBytesIn() < state + state / 4,
+        "driver received " + averaging.driverBytesIn() + " bytes for a state of " + state);
     // the next round's workers reserve the largest step workspace this round's needed
     assertEquals(Math.max(first.stepWorkspaceBytes(), second.stepWorkspaceBytes()), averaging.stepWorkspaceBytes());
     assertTrue(averaging.stepWorkspaceBytes() > 0);
