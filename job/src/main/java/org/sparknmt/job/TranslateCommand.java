@@ -105,12 +105,16 @@ public final class TranslateCommand implements Callable<Integer> {
     TableFormat outputFormat = table.outputFormat();
     TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint.name())
         .setInputCol(table.column()).setOutputCol(table.outputColumn()).setSearch(config);
-    try (SparkSession session = SparkSession.builder().config(spark.sparkConf("sparknmt translate " + input)).getOrCreate()) {
+    // stop() rather than try-with-resources: Spark 4's SparkSession.close() declares IOException, 3.5's does not.
+    SparkSession session = SparkSession.builder().config(spark.sparkConf("sparknmt translate " + input)).getOrCreate();
+    try {
       TableTranslation.Result result = TableTranslation.run(session, translation, input, table.inputFormat(), output,
           outputFormat, force);
       System.out.printf("translate: %d rows, column %s with checkpoint %s -> %s (%s, column %s) in %.1f s: %.1f rows/s%n",
           result.rows(), table.column(), checkpoint.name(), output, outputFormat, table.outputColumn(), result.seconds(),
           result.rowsPerSecond());
+    } finally {
+      session.stop();
     }
     return ExitCodes.OK;
   }

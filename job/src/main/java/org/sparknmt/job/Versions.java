@@ -10,7 +10,7 @@ import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.factory.Nd4j;
 import picocli.CommandLine;
 
-/** The versions a user reports with a bug: sparknmt, Spark, Scala, Hadoop, DL4J, the ND4J backend and BLAS, Java, and the memory limits. */
+/** The versions a user reports with a bug: sparknmt and the Spark line it was built for, Spark, Scala, Hadoop, DL4J, the ND4J backend and BLAS, Java, and the memory limits. */
 public final class Versions {
   private Versions() {}
 
@@ -33,6 +33,10 @@ public final class Versions {
   public static Map<String, String> all() {
     Map<String, String> versions = new LinkedHashMap<>();
     versions.put("sparknmt", sparknmt());
+    // The line of the build's Spark profile: the fat jar runs on a cluster of that line only (Scala 2.13 for 4, 2.12 for 3.5).
+    Properties built = built();
+    versions.put("Built for", "Spark " + built.getProperty("spark.line") + " (Scala " + built.getProperty("scala.binary")
+        + ", compiled against Spark " + built.getProperty("spark") + ")");
     versions.put("Spark", org.apache.spark.package$.MODULE$.SPARK_VERSION());
     versions.put("Scala", scala.util.Properties.versionNumberString());
     versions.put("Hadoop", org.apache.hadoop.util.VersionInfo.getVersion());
