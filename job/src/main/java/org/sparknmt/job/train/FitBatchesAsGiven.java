@@ -35,10 +35,10 @@ final class FitBatchesAsGiven
   record Fitted(ComputationGraph network, double score, long stepWorkspaceBytes) {}
 
   /**
-   * Worker {@code worker}'s part of one slice: its parameters (and updater state, or null) in the
-   * slice's range, its score and its step workspace.
+   * A worker's part of one slice (the shuffle key names the worker): its parameters (and updater state,
+   * or null) in the slice's range, its score and its step workspace.
    */
-  record WorkerSlice(int worker, double score, long stepWorkspaceBytes, FloatChunks parameters, FloatChunks updater)
+  record WorkerSlice(double score, long stepWorkspaceBytes, FloatChunks parameters, FloatChunks updater)
       implements Serializable {}
 
   /**
@@ -67,7 +67,7 @@ final class FitBatchesAsGiven
     INDArray parameters = fitted.network().params();
     INDArray updater = returnUpdater ? fitted.network().getUpdater().getStateViewArray() : null;
     return IntStream.range(0, reducers.slices()).mapToObj(slice -> new Tuple2<>(reducers.key(slice, worker),
-        new WorkerSlice(worker, fitted.score(), fitted.stepWorkspaceBytes(), range(parameters, slice),
+        new WorkerSlice(fitted.score(), fitted.stepWorkspaceBytes(), range(parameters, slice),
             updater == null ? null : range(updater, slice)))).iterator();
   }
 
