@@ -79,7 +79,7 @@ public final class SentenceTranslator {
       } else {
         long[] seeds = new long[rows.length];
         for (int k = 0; k < rows.length; k++) {
-          int line = pieces.lineOf(rows[k]);
+          int line = pieces.lineOf()[rows[k]];
           seeds[k] = Sampling.sentenceSeed(wanted.seed(), lineIds[line], rows[k] - pieces.first()[line]);
         }
         found = translator.sample(batch, config.maxLenA(), config.maxLenB(), sampling, seeds).stream()
@@ -150,23 +150,15 @@ public final class SentenceTranslator {
     return out;
   }
 
-  /** A block's lines as source pieces: line i's are sources[first[i] … first[i + 1] − 1]. */
-  private record Pieces(int[][] sources, int[] first) {
-    int lineOf(int piece) {
-      int line = java.util.Arrays.binarySearch(first, piece);
-      if (line < 0) {
-        return -line - 2;
-      }
-      // empty lines have no pieces: the last line that starts at this piece is the one holding it
-      while (line + 1 < first.length && first[line + 1] == piece) {
-        line++;
-      }
-      return line;
-    }
-  }
+  /**
+   * A block's lines as source pieces: line i's are sources[first[i] … first[i + 1] − 1], and piece p
+   * belongs to line lineOf[p].
+   */
+  private record Pieces(int[][] sources, int[] first, int[] lineOf) {}
 
   private Pieces pieces(List<String> lines) {
     List<int[]> sources = new ArrayList<>();
+    List<Integer> lineOf = new ArrayList<>();
     int[] first = new int[lines.size() + 1];
     for (int i = 0; i < lines.size(); i++) {
       first[i] = sources.size();
@@ -174,11 +166,12 @@ public final class SentenceTranslator {
       if (!text.isEmpty()) {
         for (int[] piece : LongSentences.pieces(encoder.encode(text), pieceLimit, encoder.model())) {
           sources.add(TrainedModel.source(piece));
+          lineOf.add(i);
         }
       }
     }
     first[lines.size()] = sources.size();
-    return new Pieces(sources.toArray(int[][]::new), first);
+    return new Pieces(sources.toArray(int[][]::new), first, lineOf.stream().mapToInt(Integer::intValue).toArray());
   }
 
   /** Output subwords produced so far (EOS not counted). */
