@@ -71,8 +71,14 @@ public final class DurableFiles {
   }
 
   private static File local(FileSystem fs, Path path) {
+    RawLocalFileSystem local = localFileSystem(fs);
+    return local == null ? null : local.pathToFile(fs.makeQualified(path));
+  }
+
+  /** The local file system under {@code fs} (checksummed or not), or null when {@code fs} is not local. */
+  public static RawLocalFileSystem localFileSystem(FileSystem fs) {
     FileSystem raw = fs instanceof FilterFileSystem filter ? filter.getRawFileSystem() : fs;
-    return raw instanceof RawLocalFileSystem local ? local.pathToFile(fs.makeQualified(path)) : null;
+    return raw instanceof RawLocalFileSystem local ? local : null;
   }
 
   private static void force(File file) throws IOException {

@@ -22,7 +22,6 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,6 +29,7 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.spark.DurableFiles;
 import org.sparknmt.job.checkpoint.StorageFailures;
 
 /**
@@ -155,7 +155,7 @@ public final class RunLock implements AutoCloseable {
       throws IOException {
     Path file = new Path(runUri, FILE);
     FileSystem fs = file.getFileSystem(hadoop);
-    if (!(fs instanceof DistributedFileSystem) && local(fs) == null) {
+    if (!(fs instanceof DistributedFileSystem) && DurableFiles.localFileSystem(fs) == null) {
       throw new UsageException("--run " + runUri + ": " + fs.getUri().getScheme() + ":// has no atomic create-if-absent, so "
           + "the run lock (RUN/.lock) would not keep a second writer out: prepare, train and average write a run on "
           + "HDFS or a local (or NFS) file system; copy the run there (translate and evaluate read it from anywhere)");
@@ -168,7 +168,7 @@ public final class RunLock implements AutoCloseable {
     } catch (LockFileExists e) {
       refusal = e;
     }
-    if (!breakLock && local(fs) != null) {
+    if (!breakLock && DurableFiles.localFileSystem(fs) != null) {
       Optional<RunLock> taken = takeOverLocal(fs, file, me);
       if (taken.isPresent()) {
         return taken.get();
@@ -185,7 +185,7 @@ public final class RunLock implements AutoCloseable {
         refusal = e;
         who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
       }
-    } else if (other.isPresent() && local(fs) == null && other.get().provablyGone()) {
+    } else if (other.isPresent() && DurableFiles.localFileSystem(fs) == null && other.get().provablyGone()) {
       // only one taker can rename the file of this dead holder to this name; a later one finds it taken
       Path aside = new Path(file.getParent(), FILE + ".stale-" + other.get().id());
       if (fs.rename(file, aside)) {
@@ -209,7 +209,7 @@ public final class RunLock implements AutoCloseable {
    * at {@code file} once locked: a holder deletes it before it releases the lock.
    */
   private static Optional<RunLock> takeOverLocal(FileSystem fs, Path file, Holder me) throws IOException {
-    java.nio.file.Path path = local(fs).pathToFile(file).toPath();
+    java.nio.file.Path path = DurableFiles.localFileSystem(fs).pathToFile(file).toPath();
     Object before;
     FileChannel channel;
     try {
@@ -351,7 +351,7 @@ public final class RunLock implements AutoCloseable {
    * with the OS lock that marks its holder alive.
    */
   private static OutputStream createNew(FileSystem fs, Path file) throws IOException {
-    RawLocalFileSystem local = local(fs);
+    RawLocalFileSystem local = DurableFiles.localFileSystem(fs);
     if (local != null) {
       FileChannel channel = FileChannel.open(local.pathToFile(file).toPath(), StandardOpenOption.CREATE_NEW,
           StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -362,12 +362,6 @@ public final class RunLock implements AutoCloseable {
       return new LockedFile(channel);
     }
     return fs.create(file, false);
-  }
-
-  /** The local file system under {@code fs} (checksummed or not), or null. */
-  private static RawLocalFileSystem local(FileSystem fs) {
-    FileSystem raw = fs instanceof FilterFileSystem filter ? filter.getRawFileSystem() : fs;
-    return raw instanceof RawLocalFileSystem local ? local : null;
   }
 
   /** A local lock file's stream, which keeps its channel (and so the OS lock) for the holder's reads. */
