@@ -1,20 +1,25 @@
 package org.sparknmt.job;
 
+import org.sparknmt.job.cli.AttentionCommand;
+import org.sparknmt.job.cli.AverageCommand;
+import org.sparknmt.job.cli.ConfigCommand;
 import org.sparknmt.job.cli.ConfigKeyHelp;
+import org.sparknmt.job.cli.EmbeddedHdfsCommand;
+import org.sparknmt.job.cli.EvaluateCommand;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.cli.MemoryCommand;
+import org.sparknmt.job.cli.PlotPeCommand;
+import org.sparknmt.job.cli.PrepareCommand;
+import org.sparknmt.job.cli.ReportCommand;
+import org.sparknmt.job.cli.SmokeCommand;
+import org.sparknmt.job.cli.TrainCommand;
+import org.sparknmt.job.cli.TranslateCommand;
+import org.sparknmt.job.cli.VersionCommand;
+import org.sparknmt.job.cli.Versions;
 import org.sparknmt.job.config.ConfigKeys;
-import org.sparknmt.job.evaluate.EvaluateCommand;
-import org.sparknmt.job.hdfs.EmbeddedHdfsCommand;
 import org.sparknmt.job.io.StandardOutput;
-import org.sparknmt.job.prepare.PrepareCommand;
-import org.sparknmt.job.report.AttentionCommand;
-import org.sparknmt.job.report.PlotPeCommand;
-import org.sparknmt.job.report.ReportCommand;
-import org.sparknmt.job.smoke.SmokeCommand;
-import org.sparknmt.job.train.AverageCommand;
-import org.sparknmt.job.train.TrainCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code sparknmt <command> [options]}: the one entry point of the jar, for {@code spark-submit}

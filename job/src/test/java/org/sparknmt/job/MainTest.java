@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.cli.Versions;
 import org.sparknmt.testkit.BuildDirs;
 import picocli.CommandLine;
 

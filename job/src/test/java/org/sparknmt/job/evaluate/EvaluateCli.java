@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.job.Main;
+import org.sparknmt.job.cli.EvaluateCommand;
 import picocli.CommandLine;
 
 /** Runs {@code sparknmt evaluate ...} as the CLI parses it, on a test's Spark context instead of a new one. */

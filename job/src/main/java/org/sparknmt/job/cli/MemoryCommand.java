@@ -1,8 +1,7 @@
-package org.sparknmt.job;
+package org.sparknmt.job.cli;
 
 import java.util.concurrent.Callable;
 import org.sparknmt.datasets.PrepareConfig;
-import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.memory.MemoryPlan;
 import org.sparknmt.job.train.SliceReducers;

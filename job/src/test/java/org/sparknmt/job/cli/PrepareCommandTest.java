@@ -1,4 +1,4 @@
-package org.sparknmt.job.prepare;
+package org.sparknmt.job.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

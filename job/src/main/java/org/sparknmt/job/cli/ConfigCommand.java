@@ -1,10 +1,9 @@
-package org.sparknmt.job;
+package org.sparknmt.job.cli;
 
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.sparknmt.datasets.PrepareConfig;
-import org.sparknmt.job.cli.ConfigOptions;
 import org.sparknmt.job.config.ConfigExplanation;
 import org.sparknmt.job.config.ConfigKeys;
 import org.sparknmt.job.config.JobConfig;

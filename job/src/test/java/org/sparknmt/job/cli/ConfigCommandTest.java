@@ -1,10 +1,10 @@
-package org.sparknmt.job;
+package org.sparknmt.job.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.config.ConfigKeys;
 
 /** {@code sparknmt config}, and the option help made from the key declarations. */

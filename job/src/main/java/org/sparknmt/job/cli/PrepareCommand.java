@@ -1,4 +1,4 @@
-package org.sparknmt.job.prepare;
+package org.sparknmt.job.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
@@ -16,16 +16,13 @@ import org.sparknmt.datasets.spark.ManifestField;
 import org.sparknmt.datasets.spark.PrepareJob;
 import org.sparknmt.datasets.spark.Split;
 import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.cli.ConfigOptions;
-import org.sparknmt.job.cli.RunLockOption;
-import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.run.RunLock;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sparknmt prepare}: raw sentence pairs on any Hadoop URI to validated, BPE-encoded,

@@ -1,9 +1,11 @@
-package org.sparknmt.job.report;
+package org.sparknmt.job.cli;
 
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.checkpoint.CheckpointOption;
+import org.sparknmt.job.report.Png;
+import org.sparknmt.job.report.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

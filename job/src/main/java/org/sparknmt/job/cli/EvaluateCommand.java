@@ -1,4 +1,4 @@
-package org.sparknmt.job.evaluate;
+package org.sparknmt.job.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -9,18 +9,17 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparknmt.job.cli.ExitCodes;
-import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.evaluate.CheckpointEvaluation;
+import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.metrics.Chrf;
 import org.sparknmt.job.metrics.ChrfScore;
 import org.sparknmt.job.metrics.Evaluation;
 import org.sparknmt.job.ml.TableEvaluationOptions;
-import org.sparknmt.job.translate.SearchOptions;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sparknmt evaluate --hyp H [--hyp H2 ...] --ref R [--json]}: sacreBLEU-compatible corpus BLEU

@@ -1,4 +1,4 @@
-package org.sparknmt.job.train;
+package org.sparknmt.job.cli;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +12,6 @@ import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
-import org.sparknmt.job.cli.RunLockOption;
 import org.sparknmt.job.run.RunLock;
 import org.sparknmt.model.ModelArtifact;
 import picocli.CommandLine.Command;
@@ -69,7 +68,7 @@ public final class AverageCommand implements Callable<Integer> {
   }
 
   /** The newest checkpoint's model with its parameters replaced by the mean over {@code chosen}. */
-  static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) {
+  public static ComputationGraph average(CheckpointStore store, List<CheckpointStore.Checkpoint> chosen) {
     ComputationGraph result = null;
     INDArray sum = null;
     for (CheckpointStore.Checkpoint checkpoint : chosen) {

@@ -1,6 +1,6 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job.cli;
 
-import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.translate.TranslateConfig;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

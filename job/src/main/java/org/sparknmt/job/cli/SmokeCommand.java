@@ -1,4 +1,4 @@
-package org.sparknmt.job.smoke;
+package org.sparknmt.job.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
-import org.sparknmt.job.cli.SparkOptions;
+import org.sparknmt.job.smoke.SparkSmokeJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,4 +1,4 @@
-package org.sparknmt.job;
+package org.sparknmt.job.cli;
 
 import java.io.IOException;
 import java.util.concurrent.Callable;
@@ -10,16 +10,12 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.checkpoint.CheckpointOption;
-import org.sparknmt.job.cli.ExitCodes;
-import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.io.StandardOutput;
 import org.sparknmt.job.ml.TableOptions;
 import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
 import org.sparknmt.job.translate.HypothesesConfig;
-import org.sparknmt.job.translate.HypothesesOptions;
 import org.sparknmt.job.translate.NumberedLines;
-import org.sparknmt.job.translate.SearchOptions;
 import org.sparknmt.job.translate.SentenceTranslator;
 import org.sparknmt.job.translate.StreamTranslation;
 import org.sparknmt.job.translate.TranslateConfig;

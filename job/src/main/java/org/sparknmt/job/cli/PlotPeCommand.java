@@ -1,9 +1,12 @@
-package org.sparknmt.job.report;
+package org.sparknmt.job.cli;
 
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.job.report.Heatmap;
+import org.sparknmt.job.report.Png;
+import org.sparknmt.job.report.PositionalEncodingPlots;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,7 @@
-package org.sparknmt.job.translate;
+package org.sparknmt.job.cli;
 
-import org.sparknmt.job.cli.ConfigOptions;
+import org.sparknmt.job.translate.HypothesesConfig;
+import org.sparknmt.job.translate.OutputFormat;
 import picocli.CommandLine.Option;
 
 /** {@code sparknmt translate}'s options for n-best lists, alignments and sampling: the {@code translate} keys of {@link HypothesesConfig}. */

@@ -1,4 +1,4 @@
-package org.sparknmt.job.train;
+package org.sparknmt.job.cli;
 
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
@@ -9,17 +9,16 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.CheckpointWritePause;
-import org.sparknmt.job.cli.ConfigOptions;
-import org.sparknmt.job.cli.RunLockOption;
-import org.sparknmt.job.cli.SparkOptions;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.memory.MemoryPlan;
 import org.sparknmt.job.run.RunLock;
+import org.sparknmt.job.train.TrainConfig;
+import org.sparknmt.job.train.TrainJob;
 import org.sparknmt.model.TransformerConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sparknmt train}: trains on {@code RUN/data}, checkpoints to {@code RUN/checkpoints}, resumes by rerunning. */
 @Command(name = "train", mixinStandardHelpOptions = true,

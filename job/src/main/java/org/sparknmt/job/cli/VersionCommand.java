@@ -1,4 +1,4 @@
-package org.sparknmt.job;
+package org.sparknmt.job.cli;
 
 import java.util.Map;
 import picocli.CommandLine.Command;

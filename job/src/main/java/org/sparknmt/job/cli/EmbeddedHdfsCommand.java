@@ -1,4 +1,4 @@
-package org.sparknmt.job.hdfs;
+package org.sparknmt.job.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

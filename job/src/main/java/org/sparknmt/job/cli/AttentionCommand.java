@@ -1,4 +1,4 @@
-package org.sparknmt.job.report;
+package org.sparknmt.job.cli;
 
 import java.util.List;
 import java.util.Optional;
@@ -6,6 +6,10 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sparknmt.job.checkpoint.CheckpointOption;
+import org.sparknmt.job.report.AttentionFigures;
+import org.sparknmt.job.report.Png;
+import org.sparknmt.job.report.RunModel;
+import org.sparknmt.job.report.SentenceAttention;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
