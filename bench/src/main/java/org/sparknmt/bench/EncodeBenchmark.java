@@ -11,13 +11,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.sparknmt.datasets.clean.Normalizer;
-import org.sparknmt.datasets.spark.PreparedData;
-import org.sparknmt.datasets.spark.RunLayout;
+import org.sparknmt.datasets.prepare.PreparedData;
+import org.sparknmt.datasets.prepare.RunLayout;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * Encoding throughput alone, for {@code scripts/bench-prepare}: the vocabulary of a prepared run

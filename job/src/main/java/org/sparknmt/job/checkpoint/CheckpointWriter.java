@@ -13,8 +13,8 @@ import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sparknmt.datasets.spark.DurableFiles;
-import org.sparknmt.datasets.spark.FolderSwap;
+import org.sparknmt.datasets.files.DurableFiles;
+import org.sparknmt.datasets.files.FolderSwap;
 
 /**
  * The write side of a {@link CheckpointStore}: a checkpoint's files go into a temporary folder

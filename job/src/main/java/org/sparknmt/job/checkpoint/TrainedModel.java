@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.model.ModelArtifact;

@@ -18,7 +18,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.sparknmt.datasets.UsageException;
-import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.io.HadoopLines;

@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.sparknmt.datasets.spark.DurableFiles;
+import org.sparknmt.datasets.files.DurableFiles;
 
 /**
  * Replaces a whole file by a complete temporary one so that no kill loses it. HDFS renames over an

@@ -20,9 +20,9 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
-import org.sparknmt.datasets.spark.BoundedTextInputFormat;
-import org.sparknmt.datasets.spark.DataFiles;
-import org.sparknmt.datasets.spark.TextSplitRecords;
+import org.sparknmt.datasets.input.BoundedTextInputFormat;
+import org.sparknmt.datasets.input.DataFiles;
+import org.sparknmt.datasets.input.TextSplitRecords;
 import scala.Tuple2;
 
 /**

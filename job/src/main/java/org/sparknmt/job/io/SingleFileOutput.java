@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.api.java.JavaRDD;
-import org.sparknmt.datasets.spark.DurableFiles;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.files.DurableFiles;
 
 /**
  * Writes an RDD of lines as one file, in partition order: the executors write part files into a

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.XYChart;
-import org.sparknmt.datasets.spark.ManifestField;
-import org.sparknmt.datasets.spark.Split;
+import org.sparknmt.datasets.prepare.ManifestField;
+import org.sparknmt.datasets.prepare.Split;
 
 /** What {@code RUN/data/manifest.json} says, as tables and a length-histogram chart of the run report. */
 final class DataSection {

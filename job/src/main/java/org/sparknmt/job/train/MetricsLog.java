@@ -13,7 +13,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sparknmt.datasets.spark.DurableFiles;
+import org.sparknmt.datasets.files.DurableFiles;
 import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.io.FileReplacement;

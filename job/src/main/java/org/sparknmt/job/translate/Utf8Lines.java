@@ -10,7 +10,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import org.sparknmt.datasets.spark.BoundedTextInputFormat;
+import org.sparknmt.datasets.input.BoundedTextInputFormat;
 
 /**
  * Lines of a UTF-8 stream the way prepare reads a corpus: only {@code \n} ends a line (a {@code \r}

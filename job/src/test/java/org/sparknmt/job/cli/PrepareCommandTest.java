@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.Main;
 import org.sparknmt.testkit.BuildDirs;
 import picocli.CommandLine;

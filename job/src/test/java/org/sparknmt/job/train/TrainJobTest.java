@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.datasets.UsageException;
-import org.sparknmt.datasets.spark.PreparedData;
+import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.cli.AverageCommand;

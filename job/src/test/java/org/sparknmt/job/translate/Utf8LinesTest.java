@@ -9,7 +9,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.datasets.spark.BoundedTextInputFormat;
+import org.sparknmt.datasets.input.BoundedTextInputFormat;
 
 /** Standard input's lines: a line without end is a named error once it passes the maximum, not an OutOfMemoryError. */
 class Utf8LinesTest {
