@@ -13,15 +13,15 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
+import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.model.nn.LabelSmoothedCrossEntropy;
 import org.sparknmt.model.nn.Params;
-import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * Training throughput of the Transformer graph on random unpadded batches, the shape the PyTorch

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.nativeblas.NativeOpsHolder;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.PassWorkspace;
 
 /**
  * Threads that run searches and keep their ND4J workspaces from one search to the next, across Spark

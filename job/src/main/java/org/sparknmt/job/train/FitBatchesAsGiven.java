@@ -12,7 +12,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.PassWorkspace;
 import scala.Tuple2;
 
 /**

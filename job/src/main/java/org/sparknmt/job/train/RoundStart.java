@@ -9,7 +9,7 @@ import org.deeplearning4j.nn.updater.graph.ComputationGraphUpdater;
  * What every worker of a round starts from, broadcast once per round: the network's configuration,
  * the averaged state, and the size of the training step's workspace that the workers of earlier rounds
  * needed (0 before the first round), which a worker's thread reserves before its first step
- * ({@link org.sparknmt.model.nn.PassWorkspace#reserve}).
+ * ({@link org.sparknmt.model.infer.PassWorkspace#reserve}).
  */
 record RoundStart(ComputationGraphConfiguration configuration, RoundState state, long stepWorkspaceBytes)
     implements Serializable {

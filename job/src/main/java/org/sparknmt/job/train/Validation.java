@@ -10,7 +10,7 @@ import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
 import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.dl4j.SourceTargetVertex;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
 

@@ -16,7 +16,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.nativeblas.NativeOpsHolder;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.PassWorkspace;
 
 /** Searches run on threads that keep their workspaces between calls, and that end, freeing them, when idle. */
 class SearchThreadsTest {

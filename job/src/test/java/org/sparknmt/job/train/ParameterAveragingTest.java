@@ -17,11 +17,11 @@ import org.sparknmt.datasets.Seeds;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.MultiDataSets;
-import org.sparknmt.job.threads.LocalTaskThreads;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.threads.LocalTaskThreads;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.testkit.SparkCluster;
 import scala.Tuple2;
 

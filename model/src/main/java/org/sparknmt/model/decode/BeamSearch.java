@@ -6,8 +6,8 @@ import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.nn.DecoderCache;
-import org.sparknmt.model.nn.PassWorkspace;
+import org.sparknmt.model.infer.DecoderCache;
+import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 
 /**

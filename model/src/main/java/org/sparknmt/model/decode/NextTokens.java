@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.infer.VectorMath;
 import org.sparknmt.model.nn.Transformer;
-import org.sparknmt.model.nn.VectorMath;
 
 /**
  * What a beam needs of the output distribution: the k most probable next tokens of each hypothesis and

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.infer.VectorMath;
 import org.sparknmt.model.nn.Transformer;
-import org.sparknmt.model.nn.VectorMath;
 
 /**
  * The continuations of a sampling search ({@link Sampling}): one drawn token per hypothesis (a beam of

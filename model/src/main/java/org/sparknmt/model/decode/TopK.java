@@ -1,7 +1,7 @@
 package org.sparknmt.model.decode;
 
 import java.nio.ByteBuffer;
-import org.sparknmt.model.nn.VectorMath;
+import org.sparknmt.model.infer.VectorMath;
 
 /** The indices of the k largest values of a row, best first (a partial insertion sort: k is a few beams). */
 final class TopK {

@@ -2,6 +2,7 @@ package org.sparknmt.model.dl4j;
 
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.api.MaskState;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
@@ -16,10 +17,9 @@ import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.deeplearning4j.nn.api.MaskState;
+import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.model.nn.LabelSmoothedCrossEntropy;
 import org.sparknmt.model.nn.Params;
-import org.sparknmt.model.nn.PassWorkspace;
 import org.sparknmt.model.nn.Transformer;
 import org.sparknmt.model.nn.TransformerBatch;
 

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.infer.DecoderCache;
+import org.sparknmt.model.infer.KeysValues;
 
 /**
  * Figure 1, right: target embeddings (shifted right) + positional encoding, dropout, N decoder

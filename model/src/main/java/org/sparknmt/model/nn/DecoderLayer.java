@@ -2,6 +2,7 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.infer.DecoderCache;
 
 /**
  * Section 3.1, one of the N decoder layers: masked self-attention, attention over the encoder

@@ -5,6 +5,7 @@ import java.util.List;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.infer.PassWorkspace;
 
 /** Figure 1, left: embeddings + positional encoding, dropout, N encoder layers (and a final LayerNorm when pre-LN). */
 public final class Encoder {

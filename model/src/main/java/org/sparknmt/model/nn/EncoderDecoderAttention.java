@@ -1,6 +1,8 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.infer.DecoderCache;
+import org.sparknmt.model.infer.KeysValues;
 
 /** Encoder-decoder attention (Section 3.2.3): queries from the decoder, keys and values from the encoder output. */
 public final class EncoderDecoderAttention implements Sublayer {

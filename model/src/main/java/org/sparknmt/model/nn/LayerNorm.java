@@ -3,6 +3,9 @@ package org.sparknmt.model.nn;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
+import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.infer.ColumnSums;
+import org.sparknmt.model.infer.VectorMath;
 
 /** Layer normalization (Ba et al. 2016) over the last dimension, with gain γ and bias β. */
 public final class LayerNorm {

@@ -1,6 +1,9 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.infer.CachedKeysValues;
+import org.sparknmt.model.infer.IncrementalAttention;
+import org.sparknmt.model.infer.KeysValues;
 
 /**
  * Section 3.2.2, MultiHead(Q, K, V) = Concat(head_1 … head_h)·W_O. One projection each for Q, K

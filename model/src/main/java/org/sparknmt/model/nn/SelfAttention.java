@@ -1,6 +1,7 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.infer.DecoderCache;
 
 /** Self-attention (Section 3.2.3): queries, keys and values all come from the previous layer's output. */
 public final class SelfAttention implements Sublayer {

@@ -4,6 +4,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.infer.Buffers;
 
 /**
  * Figure 1, the encoder-decoder Transformer, with an explicit backward pass: the Annotated

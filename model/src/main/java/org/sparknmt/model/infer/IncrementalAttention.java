@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import java.nio.ByteBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -13,7 +13,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a fixed cost of its own, which a
  * plain loop over the stored keys does not pay.
  */
-final class IncrementalAttention {
+public final class IncrementalAttention {
   private IncrementalAttention() {}
 
   /**
@@ -21,7 +21,7 @@ final class IncrementalAttention {
    * @param kv the stored keys and values, and which sequence each query group reads
    * @return [n·t_q, h·d_k], the heads side by side again (the Concat of Section 3.2.2)
    */
-  static INDArray attend(INDArray queries, CachedKeysValues kv, int heads) {
+  public static INDArray attend(INDArray queries, CachedKeysValues kv, int heads) {
     if (queries.dataType() != DataType.FLOAT) {
       throw new IllegalArgumentException("incremental decoding runs in float, got " + queries.dataType());
     }

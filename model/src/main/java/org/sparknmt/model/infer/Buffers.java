@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -7,21 +7,21 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Native memory of temporary arrays: freed at once, and filled from Java in one copy.
  */
-final class Buffers {
+public final class Buffers {
   private Buffers() {}
 
   /**
    * A [rows, columns] float array (in the current workspace) holding values, row-major, copied in bulk:
    * {@code Nd4j.createFromArray} copies element by element, 4 % of a beam search's time in a profile.
    */
-  static INDArray floats(float[] values, long rows, long columns) {
+  public static INDArray floats(float[] values, long rows, long columns) {
     INDArray a = Nd4j.createUninitialized(DataType.FLOAT, rows, columns);
     a.data().asNioFloat().put(values);
     return a;
   }
 
   /** The values of an array, row-major (a view or another ordering is copied to row-major first). */
-  static float[] floats(INDArray x) {
+  public static float[] floats(INDArray x) {
     INDArray rows = x.isView() || x.ordering() != 'c' ? x.dup('c') : x;
     float[] values = new float[(int) rows.length()];
     rows.data().asNioFloat().get(values);
@@ -33,7 +33,7 @@ final class Buffers {
    * workspace) or is a view. ND4J otherwise frees native memory only after a GC, which the small Java
    * heap of a training step rarely triggers.
    */
-  static void free(INDArray a) {
+  public static void free(INDArray a) {
     if (a != null && a.closeable()) {
       a.close();
     }

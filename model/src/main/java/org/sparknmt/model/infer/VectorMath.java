@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -147,7 +147,7 @@ public final class VectorMath {
   }
 
   /** Σ x[from … from + n − 1]. */
-  static float sum(float[] x, int from, int n) {
+  public static float sum(float[] x, int from, int n) {
     FloatVector sum = FloatVector.zero(SPECIES);
     int j = 0;
     for (; j + LANES <= n; j += LANES) {
@@ -161,7 +161,7 @@ public final class VectorMath {
   }
 
   /** Σ (x_j − mean)² over x[from … from + n − 1]. */
-  static float squaredDeviations(float[] x, int from, int n, float mean) {
+  public static float squaredDeviations(float[] x, int from, int n, float mean) {
     FloatVector sum = FloatVector.zero(SPECIES);
     int j = 0;
     for (; j + LANES <= n; j += LANES) {
@@ -177,7 +177,7 @@ public final class VectorMath {
   }
 
   /** x_j ← (x_j − mean)·inverseStd·gain_j + bias_j in place over x[from … from + n − 1], gain and bias from 0. */
-  static void normalize(float[] x, int from, int n, float mean, float inverseStd, float[] gain, float[] bias) {
+  public static void normalize(float[] x, int from, int n, float mean, float inverseStd, float[] gain, float[] bias) {
     int j = 0;
     for (; j + LANES <= n; j += LANES) {
       FloatVector.fromArray(SPECIES, x, from + j).sub(mean).mul(inverseStd)

@@ -1,14 +1,14 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /** Σ over rows of [n, d] as a GEMM with a ones row: ND4J's strided {@code sum(0)} is several times slower. */
-final class ColumnSums {
+public final class ColumnSums {
   private ColumnSums() {}
 
   /** [n, d] -> [d]. */
-  static INDArray of(INDArray x) {
+  public static INDArray of(INDArray x) {
     return Nd4j.ones(x.dataType(), 1, x.size(0)).mmul(x).reshape(x.size(1));
   }
 }

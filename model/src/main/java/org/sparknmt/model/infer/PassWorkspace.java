@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspaceManager;

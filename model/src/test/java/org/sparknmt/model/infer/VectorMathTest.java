@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

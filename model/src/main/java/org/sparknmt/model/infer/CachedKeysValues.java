@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -17,8 +17,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * @param values [N·h, T, d_k]
  * @param keep null (every key visible) or [N·T], 1 for a key that may be attended to (source padding)
  */
-record CachedKeysValues(INDArray keys, INDArray values, int[] sequences, int length, float[] keep) {
-  CachedKeysValues {
+public record CachedKeysValues(INDArray keys, INDArray values, int[] sequences, int length, float[] keep) {
+  public CachedKeysValues {
     if (length > values.size(1)) {
       throw new IllegalArgumentException(length + " positions read of " + values.size(1) + " stored");
     }

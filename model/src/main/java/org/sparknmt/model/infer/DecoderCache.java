@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -29,7 +29,7 @@ public final class DecoderCache {
    * cross: each layer's source keys and values [sentences·h, t_src, d_k]; sourceKeep [sentences, t_src];
    * the self-attention caches hold up to maxHypotheses hypotheses of up to maxPositions positions.
    */
-  DecoderCache(int heads, int dk, List<KeysValues> cross, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
+  public DecoderCache(int heads, int dk, List<KeysValues> cross, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
     this.sourceKeys = cross.stream().map(kv -> CachedKeysValues.transposed(kv.keys())).toArray(INDArray[]::new);
     this.sourceValues = cross.stream().map(KeysValues::values).toArray(INDArray[]::new);
     this.outputs = new SelfAttentionCache[cross.size()];
@@ -66,12 +66,12 @@ public final class DecoderCache {
   }
 
   /** What the k queries of each live sentence attend to in a layer: its source, without the padding. */
-  CachedKeysValues source(int layer) {
+  public CachedKeysValues source(int layer) {
     return new CachedKeysValues(sourceKeys[layer], sourceValues[layer], sentences, sourceLength, sourceKeep);
   }
 
   /** Appends the newest position's keys and values to a layer's self-attention cache; returns what each hypothesis attends to. */
-  CachedKeysValues appendOutput(int layer, KeysValues newest) {
+  public CachedKeysValues appendOutput(int layer, KeysValues newest) {
     return outputs[layer].append(newest);
   }
 }

@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import java.nio.FloatBuffer;
 import java.util.stream.IntStream;
