@@ -21,6 +21,8 @@ import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.job.io.StorageFailures;
+import org.sparknmt.job.run.RunMetric;
 
 /**
  * Checkpoints under {@code RUN/checkpoints/} on any Hadoop file system.

@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparknmt.datasets.files.DurableFiles;
 import org.sparknmt.datasets.files.FolderSwap;
+import org.sparknmt.job.io.StorageFailures;
 
 /**
  * The write side of a {@link CheckpointStore}: a checkpoint's files go into a temporary folder

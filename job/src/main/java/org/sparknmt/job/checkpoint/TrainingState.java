@@ -3,6 +3,7 @@ package org.sparknmt.job.checkpoint;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongToDoubleFunction;
+import org.sparknmt.job.run.RunMetric;
 
 /**
  * {@code state.json} of a checkpoint: everything besides the weights that a resumed run needs to

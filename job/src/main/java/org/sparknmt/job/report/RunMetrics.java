@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.sparknmt.job.checkpoint.RunMetric;
+import org.sparknmt.job.run.RunMetric;
 
 /**
  * {@code RUN/metrics/train.jsonl} (step, epoch, loss, lr, tokens_per_s, ...) and

@@ -23,8 +23,8 @@ import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.shard.LineId;
 import org.sparknmt.datasets.shard.ShardReader;
 import org.sparknmt.job.checkpoint.CheckpointStore;
-import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.job.run.RunMetric;
 
 /**
  * {@code RUN/report/index.html} with its PNG plots beside it: training and validation curves,

@@ -30,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.files.DurableFiles;
-import org.sparknmt.job.checkpoint.StorageFailures;
+import org.sparknmt.job.io.StorageFailures;
 
 /**
  * One writer per run directory: {@code RUN/.lock}, created only where no file of that name exists

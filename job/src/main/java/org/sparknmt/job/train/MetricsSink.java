@@ -5,8 +5,9 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.job.checkpoint.RunMetric;
 import org.sparknmt.job.checkpoint.TrainingState;
+import org.sparknmt.job.run.MetricsLog;
+import org.sparknmt.job.run.RunMetric;
 
 /** {@code RUN/metrics/train.jsonl} (one line per averaging round) and {@code valid.jsonl} (one per validation). */
 final class MetricsSink implements AutoCloseable {

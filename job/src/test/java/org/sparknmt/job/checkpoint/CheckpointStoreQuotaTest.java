@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.testkit.MiniHdfs;
 
 /** Out of space on a real HDFS (a space quota): a clear error at once, and the earlier checkpoints stay intact. */

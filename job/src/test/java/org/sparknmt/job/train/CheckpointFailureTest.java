@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.job.checkpoint.StorageFailures;
+import org.sparknmt.job.io.StorageFailures;
 
 /** The line a run ends with when a checkpoint cannot be written: where, why, and what a rerun resumes from. */
 class CheckpointFailureTest {

@@ -1,4 +1,4 @@
-package org.sparknmt.job.train;
+package org.sparknmt.job.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

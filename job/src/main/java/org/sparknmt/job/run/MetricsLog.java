@@ -1,4 +1,4 @@
-package org.sparknmt.job.train;
+package org.sparknmt.job.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,9 +14,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparknmt.datasets.files.DurableFiles;
-import org.sparknmt.job.checkpoint.RunMetric;
-import org.sparknmt.job.checkpoint.StorageFailures;
 import org.sparknmt.job.io.FileReplacement;
+import org.sparknmt.job.io.StorageFailures;
 
 /**
  * {@code RUN/metrics/NAME.jsonl}: one JSON object a line, each with its {@code step}. Not every

@@ -1,4 +1,4 @@
-package org.sparknmt.job.checkpoint;
+package org.sparknmt.job.run;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package org.sparknmt.job.checkpoint;
+package org.sparknmt.job.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.sparknmt.job.checkpoint;
+package org.sparknmt.job.io;
 
 import java.io.IOException;
 import java.io.OutputStream;
