@@ -15,13 +15,13 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
-import org.sparknmt.model.decode.SpecialTokens;
+import org.sparknmt.model.decode.ControlTokens;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
 /** The model learns to reverse random sequences, trained through ComputationGraph.fit on padded batches. */
 public class CopyTaskTest {
-  public static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
+  public static final ControlTokens TOKENS = new ControlTokens(0, 1, 2);
   public static final int VOCAB = 12;
 
   @Test

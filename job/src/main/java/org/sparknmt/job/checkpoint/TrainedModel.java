@@ -10,6 +10,7 @@ import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.model.ModelArtifact;
 import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.decode.ControlTokens;
 import org.sparknmt.model.decode.Translator;
 
 /**
@@ -22,8 +23,8 @@ import org.sparknmt.model.decode.Translator;
  */
 public record TrainedModel(CheckpointStore.Checkpoint checkpoint, TransformerConfig config, ComputationGraph graph) {
   /** The vocabulary's reserved ids as decoding needs them. */
-  public static final org.sparknmt.model.decode.SpecialTokens TOKENS =
-      new org.sparknmt.model.decode.SpecialTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS);
+  public static final ControlTokens TOKENS =
+      new ControlTokens(SpecialTokens.PAD, SpecialTokens.BOS, SpecialTokens.EOS);
 
   /** A trained model with the vocabulary of the run it belongs to: what decoding text needs. */
   public record WithVocabulary(TrainedModel model, BpeModel vocabulary) {}

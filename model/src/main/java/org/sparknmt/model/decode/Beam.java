@@ -36,7 +36,7 @@ final class Beam {
   }
 
   /** One beam per source sentence; outputs are also bounded by the model's positions (BOS takes one). */
-  static List<Beam> forEach(int[][] sources, DecodingOptions options, SpecialTokens tokens, int modelMaxLength) {
+  static List<Beam> forEach(int[][] sources, DecodingOptions options, ControlTokens tokens, int modelMaxLength) {
     List<Beam> beams = new ArrayList<>();
     for (int[] s : sources) {
       beams.add(new Beam(options.beamWidth(), tokens.bos(), tokens.eos(),

@@ -19,9 +19,9 @@ import org.sparknmt.model.nn.Transformer;
  */
 final class BeamSearch {
   private final Transformer model;
-  private final SpecialTokens tokens;
+  private final ControlTokens tokens;
 
-  BeamSearch(Transformer model, SpecialTokens tokens) {
+  BeamSearch(Transformer model, ControlTokens tokens) {
     this.model = model;
     this.tokens = tokens;
   }

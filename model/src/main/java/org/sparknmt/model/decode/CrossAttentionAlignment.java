@@ -22,7 +22,7 @@ final class CrossAttentionAlignment {
    * @return for each output token, the position of its source token (0 = the first), or −1 when the source
    *     has no token but EOS
    */
-  static int[][] of(Transformer model, SpecialTokens tokens, DataType type, int[][] sources, int[][] outputs) {
+  static int[][] of(Transformer model, ControlTokens tokens, DataType type, int[][] sources, int[][] outputs) {
     int n = sources.length;
     if (n == 0) {
       return new int[0][];

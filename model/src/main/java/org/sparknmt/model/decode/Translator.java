@@ -19,10 +19,10 @@ import org.sparknmt.model.nn.Transformer;
  */
 public final class Translator {
   private final Transformer model;
-  private final SpecialTokens tokens;
+  private final ControlTokens tokens;
   private final DataType type;
 
-  Translator(Transformer model, SpecialTokens tokens, DataType type) {
+  Translator(Transformer model, ControlTokens tokens, DataType type) {
     requireVectorModule();
     this.model = model;
     this.tokens = tokens;
@@ -43,7 +43,7 @@ public final class Translator {
   }
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
-  public static Translator of(ComputationGraph graph, SpecialTokens tokens) {
+  public static Translator of(ComputationGraph graph, ControlTokens tokens) {
     return new Translator(TransformerFactory.newTransformer(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
   }
 

@@ -16,9 +16,9 @@ import org.sparknmt.model.nn.Transformer;
  */
 final class FullRecomputeSearch {
   private final Transformer model;
-  private final SpecialTokens tokens;
+  private final ControlTokens tokens;
 
-  FullRecomputeSearch(Transformer model, SpecialTokens tokens) {
+  FullRecomputeSearch(Transformer model, ControlTokens tokens) {
     this.model = model;
     this.tokens = tokens;
   }

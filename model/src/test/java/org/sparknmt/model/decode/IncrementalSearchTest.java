@@ -30,7 +30,7 @@ import org.sparknmt.model.nn.Transformer;
  * sentence, whatever the padding and the batch composition.
  */
 class IncrementalSearchTest {
-  static final SpecialTokens TOKENS = new SpecialTokens(0, 1, 2);
+  static final ControlTokens TOKENS = new ControlTokens(0, 1, 2);
   static final int VOCAB = 16;
   private static final double SCORE_TOLERANCE = 1e-5;
 
