@@ -33,17 +33,16 @@ public final class MemoryCommand implements Callable<Integer> {
         plan.executorOverheadMib());
     System.out.printf("  SPARKNMT_SUBMIT_ARGS=\"%s\"%n", plan.sparkSubmitArgs());
     // the executors are unknown here: S for as many as the workers (train.workers = 0: the cores, as in
-    // local[*]), which is what a preset's one task per executor gives
+    // local[*]), which is what a preset's one task per executor gives; in local mode they are the tasks
     int workers = train.workerCount(Runtime.getRuntime().availableProcessors());
-    int slices = SliceReducers.count(plan.parameters(), 3L * Float.BYTES * plan.parameters(), workers, workers);
+    int slices = SliceReducers.count(plan.parameters(), plan.stateBytes(), workers, workers);
     System.out.printf("driver, %d averaging reducers (train.workers %d):%n", slices, workers);
-    System.out.printf("  spark.driver.maxResultSize=%dm (one averaged state, whatever the workers)%n",
-        plan.driverMaxResultSizeMib(slices));
-    // what train.workers = 0 gives in local[*]: one task per core
-    int tasks = train.workerCount(Runtime.getRuntime().availableProcessors());
-    System.out.printf("local mode, %d training task(s) in one JVM (train.workers; 0 = local[*]'s cores):%n", tasks);
-    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n", plan.localHeapMib(),
-        plan.localNativeMib(tasks));
+    System.out.printf("  --driver-memory %dm spark.driver.maxResultSize=%dm (one averaged state, whatever the workers)%n",
+        plan.driverHeapMib(slices, workers, 0), plan.driverMaxResultSizeMib(slices));
+    System.out.printf("local mode, %d training task(s) in one JVM (train.workers; 0 = local[*]'s cores):%n", workers);
+    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n",
+        plan.driverHeapMib(SliceReducers.count(plan.parameters(), plan.stateBytes(), workers, 1), workers, workers),
+        plan.localNativeMib(workers));
     return 0;
   }
 }

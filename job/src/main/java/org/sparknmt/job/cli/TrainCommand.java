@@ -58,8 +58,13 @@ public final class TrainCommand implements Callable<Integer> {
     MemoryPlan memory = MemoryPlan.of(model, data.vocabSize(), data.maxTokens());
     LOG.info("memory for one training task per executor (sparknmt memory): {}", memory.sparkSubmitArgs());
     SparkConf sparkConf = spark.sparkConf("sparknmt train " + run);
+    // the driver gathers one averaged state a round, which passes Spark's 1g default from about 89 M parameters
+    int planWorkers = train.workerCount(Runtime.getRuntime().availableProcessors());
+    sparkConf.setIfMissing("spark.driver.maxResultSize", memory.driverMaxResultSizeMib(
+        SliceReducers.count(memory.parameters(), memory.stateBytes(), planWorkers, planWorkers)) + "m");
     try (RunLock lock = runLock.acquire(run, "train", sparkConf); JavaSparkContext sc = new JavaSparkContext(sparkConf)) {
       warnIfLocalCapTooSmall(sc, memory, train);
+      warnIfHeapTooSmall(sc, memory, train);
       if (!lock.broken()) {
         // no other writer can be alive: what killed writers left half-written goes
         new CheckpointStore(run, sc.hadoopConfiguration()).removeLeftovers();
@@ -72,6 +77,20 @@ public final class TrainCommand implements Callable<Integer> {
                   100 * result.lastValidation().accuracy()));
     }
     return 0;
+  }
+
+  /** The driver's heap holds copies of the round's state, and in local mode the reducers too (MemoryPlan). */
+  private static void warnIfHeapTooSmall(JavaSparkContext sc, MemoryPlan memory, TrainConfig train) {
+    int workers = train.workerCount(sc.defaultParallelism());
+    int executors = sc.isLocal() ? 1 : workers;
+    long needMib = memory.driverHeapMib(SliceReducers.count(memory.parameters(), memory.stateBytes(), workers, executors),
+        workers, sc.isLocal() ? workers : 0);
+    long heapMib = Runtime.getRuntime().maxMemory() >> 20;
+    if (heapMib < needMib) {
+      LOG.warn("the driver's heap (SPARKNMT_DRIVER_MEMORY, --driver-memory) is {} MiB; averaging rounds of this configuration"
+          + " need about {} MiB: raise it to {}m or leave SPARKNMT_DRIVER_MEMORY unset (sparknmt memory --conf ...)",
+          heapMib, needMib, needMib);
+    }
   }
 
   /** In local mode the training tasks share this JVM: JavaCPP's process cap must hold all of them. */

@@ -39,8 +39,21 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   /** Spark's default spark.driver.maxResultSize. */
   static final long DEFAULT_MAX_RESULT_SIZE = 1L << 30;
 
-  /** The heap of a local-mode JVM, which also runs the driver (the launcher's default). */
-  static final long LOCAL_HEAP = 2L << 30;
+  /** The least heap a driver or local-mode JVM gets: the launcher's default before it planned the heap. */
+  static final long DEFAULT_HEAP = 2L << 30;
+  /** A driver's heap besides the round's state: Spark's scheduler and block manager, the round plan, validation. */
+  static final long DRIVER_BASE_HEAP = 1L << 30;
+  /**
+   * Copies of the round's state (parameters and Adam's two moments, 12 bytes a parameter) on a driver's
+   * heap at once: the broadcast's value, its serialized blocks, and the averaged slices it gathers.
+   */
+  static final int DRIVER_STATE_COPIES = 3;
+  /**
+   * A reduce task's heap besides its W inputs, in slices: its averaged slice, that slice serialized, and
+   * the task result serialized around it. A local-mode base model's first round died of a 2g heap while
+   * two reducers serialized their results beside the driver's two copies of the state.
+   */
+  static final int REDUCER_RESULT_COPIES = 3;
 
   public MemoryPlan {
     if (parameters <= 0 || maxTokens <= 0 || modelStateBytes <= 0 || activationBytes <= 0) {
@@ -75,9 +88,21 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
     return executorHeapMib() + executorOverheadMib();
   }
 
-  /** SPARKNMT_DRIVER_MEMORY for local mode, in MiB. */
-  public long localHeapMib() {
-    return LOCAL_HEAP >> 20;
+  /**
+   * The driver's heap, in MiB ({@code --driver-memory}, SPARKNMT_DRIVER_MEMORY), for rounds of
+   * {@code workers} workers reduced by {@code slices} reducers, of which {@code localTasks} run at once
+   * in the driver's JVM (local mode; 0 on a cluster): the driver's copies of the state, and each local
+   * reducer's W input slices and its result's copies; never below the launcher's former 2g.
+   */
+  public long driverHeapMib(int slices, int workers, int localTasks) {
+    long slice = (stateBytes() + slices - 1) / slices;
+    long reducers = (long) localTasks * (workers + REDUCER_RESULT_COPIES) * slice;
+    return mib(Math.max(DEFAULT_HEAP, DRIVER_BASE_HEAP + DRIVER_STATE_COPIES * stateBytes() + reducers));
+  }
+
+  /** What a round averages and moves: the parameters and Adam's two moments, 12 bytes a parameter. */
+  public long stateBytes() {
+    return 3L * Float.BYTES * parameters;
   }
 
   /** ND4J's off-heap need of a local-mode JVM running {@code tasks} training tasks (the launcher's SPARKNMT_NATIVE_MEMORY). */
@@ -97,7 +122,7 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
    * the workers; never below Spark's default.
    */
   public long driverMaxResultSizeMib(int slices) {
-    return mib(Math.max(DEFAULT_MAX_RESULT_SIZE, 3L * Float.BYTES * parameters + slices * TASK_RESULT_MARGIN));
+    return mib(Math.max(DEFAULT_MAX_RESULT_SIZE, stateBytes() + slices * TASK_RESULT_MARGIN));
   }
 
   /** The spark-submit settings of one training task per executor (SPARKNMT_SUBMIT_ARGS takes them as they are). */

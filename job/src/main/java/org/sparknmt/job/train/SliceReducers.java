@@ -14,8 +14,11 @@ import org.apache.spark.Partitioner;
  * not change the result: each element's sum is the same whichever slice holds it.
  */
 public final class SliceReducers extends Partitioner {
-  /** 256 MiB: a slice that a reducer's heap and one task result hold comfortably. */
-  static final long MAX_SLICE_BYTES = 256L << 20;
+  /**
+   * 64 MiB: a reducer's heap holds W of them and a few copies of its result (MemoryPlan); at 256 MiB a
+   * base model's two local reducers and the driver's copies of the state did not fit a 2g heap.
+   */
+  static final long MAX_SLICE_BYTES = 64L << 20;
 
   private final int slices;
   private final int workers;

@@ -42,6 +42,28 @@ final class YarnCluster implements AutoCloseable {
   }
 
   static YarnCluster start(String name) throws IOException {
+    // what YARN books, not what the containers use: the cluster-mode driver's container (4 GB) and two executors
+    return start(name, 10240, SMALL_SIZES);
+  }
+
+  /** The preset's sizes cut to a 2-core machine (later keys win). */
+  private static final List<String> SMALL_SIZES = List.of(
+      "spark.executor.instances 2",
+      "spark.executor.cores 1",
+      "spark.task.cpus 1",
+      "spark.executorEnv.OMP_NUM_THREADS 1",
+      "spark.executor.memory 768m",
+      "spark.executor.memoryOverhead 1g",
+      "spark.executor.defaultJavaOptions -Dorg.bytedeco.javacpp.maxbytes=512m -Dorg.bytedeco.javacpp.maxphysicalbytes=0",
+      "spark.yarn.am.memory 512m",
+      "spark.driver.memoryOverhead 3g",
+      "spark.driver.maxResultSize 512m");
+
+  /**
+   * A cluster whose NodeManager books {@code nodeManagerMb} for its containers, submitted to with the
+   * YARN preset and then {@code sizes} (spark-defaults lines; later keys win).
+   */
+  static YarnCluster start(String name, int nodeManagerMb, List<String> sizes) throws IOException {
     Path root = LocalCluster.projectRoot();
     Path dir = BuildDirs.fresh(name);
     EmbeddedHdfs hdfs = EmbeddedHdfs.start(dir.resolve("hdfs"), true);
@@ -53,8 +75,8 @@ final class YarnCluster implements AutoCloseable {
     conf.set(YarnConfiguration.RM_SCHEDULER,
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler");
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-    // what YARN books, not what the containers use: the cluster-mode driver's container (4 GB) and two executors
-    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 10240);
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, nodeManagerMb);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, Math.max(8192, nodeManagerMb));
     conf.setInt(YarnConfiguration.NM_VCORES, 4);
     // The physical-memory check stays on (a container past its size is killed, as on a real cluster);
     // the virtual one counts a JVM's reserved address space.
@@ -76,31 +98,21 @@ final class YarnCluster implements AutoCloseable {
       core.writeXml(out);
     }
     Path properties = dir.resolve("spark-yarn.conf");
-    Files.writeString(properties, Files.readString(root.resolve("conf/cluster/spark-yarn.conf")) + testOverrides(root));
+    Files.writeString(properties, Files.readString(root.resolve("conf/cluster/spark-yarn.conf")) + testOverrides(root, sizes));
     return new YarnCluster(root, dir, hdfs, yarn, hadoopConf, properties);
   }
 
   /**
-   * The preset's sizes cut to a 2-core machine (later keys win), and what a one-host cluster without a
-   * Spark installation needs: Spark's jars from this build's classpath, at the same paths in the
-   * containers ({@code local:}, nothing uploaded), the JVM, and loopback addresses.
+   * {@code sizes}, and what a one-host cluster without a Spark installation needs: Spark's jars from
+   * this build's classpath, at the same paths in the containers ({@code local:}, nothing uploaded), the
+   * JVM, and loopback addresses.
    */
-  private static String testOverrides(Path root) throws IOException {
+  private static String testOverrides(Path root, List<String> sizes) throws IOException {
     String jars = Stream.of(Files.readString(root.resolve("job/target/local-classpath.txt")).trim().split(":"))
         .filter(jar -> !jar.contains("/hadoop-client-minicluster-"))
         .map(jar -> "local:" + jar).collect(Collectors.joining(","));
     String javaHome = System.getProperty("java.home");
-    return String.join("\n", "", "# YarnCluster (tests): sizes for a 2-core machine",
-        "spark.executor.instances 2",
-        "spark.executor.cores 1",
-        "spark.task.cpus 1",
-        "spark.executorEnv.OMP_NUM_THREADS 1",
-        "spark.executor.memory 768m",
-        "spark.executor.memoryOverhead 1g",
-        "spark.executor.defaultJavaOptions -Dorg.bytedeco.javacpp.maxbytes=512m -Dorg.bytedeco.javacpp.maxphysicalbytes=0",
-        "spark.yarn.am.memory 512m",
-        "spark.driver.memoryOverhead 3g",
-        "spark.driver.maxResultSize 512m",
+    return "\n# YarnCluster (tests)\n" + String.join("\n", sizes) + "\n" + String.join("\n",
         "spark.hadoop.dfs.replication 1",
         "spark.yarn.jars " + jars,
         "spark.yarn.appMasterEnv.JAVA_HOME " + javaHome,
@@ -123,9 +135,20 @@ final class YarnCluster implements AutoCloseable {
 
   /** {@code scripts/sparknmt ARGS} with {@code env} (a local run: the same memory caps). */
   ScriptRun sparknmt(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    return sparknmt(env, SUBMIT_TIMEOUT, args);
+  }
+
+  /** {@code scripts/sparknmt ARGS} with {@code env}, killed and failed after {@code timeout}. */
+  ScriptRun sparknmt(Map<String, String> env, Duration timeout, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("scripts/sparknmt"));
     command.addAll(List.of(args));
-    return ScriptRun.run(root, dir.resolve("test-logs"), env, SUBMIT_TIMEOUT, command.toArray(String[]::new));
+    return ScriptRun.run(root, dir.resolve("test-logs"), env, timeout, command.toArray(String[]::new));
+  }
+
+  /** The launcher's environment for a client-mode submission with the driver's memory left to the launcher's plan. */
+  Map<String, String> plannedDriverEnvironment() {
+    return Map.of("HADOOP_CONF_DIR", hadoopConf.toString(), "SPARKNMT_ND4J_EXTENSION", "",
+        "SPARKNMT_DRIVER_HOST", "127.0.0.1", "SPARKNMT_SUBMIT_ARGS", "--properties-file " + properties + " --deploy-mode client");
   }
 
   /** The JVMs of this cluster's running executor containers. */

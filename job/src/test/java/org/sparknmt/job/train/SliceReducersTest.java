@@ -10,8 +10,8 @@ class SliceReducersTest {
   void sIsTheLargestOfWorkersExecutorsAndTheStateOverTheSliceLimit() {
     assertEquals(8, SliceReducers.of(1_000_000, 12_000_000, 8, 2).slices(), "W");
     assertEquals(16, SliceReducers.of(1_000_000, 12_000_000, 2, 16).slices(), "executors");
-    // Transformer-big with Adam's moments: 184,549,376 parameters, 2.2 GB, over 256 MiB slices
-    assertEquals(9, SliceReducers.of(184_549_376, 12L * 184_549_376, 2, 2).slices(), "size");
+    // Transformer-big with Adam's moments: 184,549,376 parameters, 2.2 GB, over 64 MiB slices
+    assertEquals(33, SliceReducers.of(184_549_376, 12L * 184_549_376, 2, 2).slices(), "size");
     assertEquals(3, SliceReducers.of(3, 36, 8, 2).slices(), "at most one slice per parameter");
   }
 
