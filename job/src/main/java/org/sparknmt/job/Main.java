@@ -1,5 +1,6 @@
 package org.sparknmt.job;
 
+import org.sparknmt.job.checkpoint.CompareRunsCommand;
 import org.sparknmt.job.cli.ConfigKeyHelp;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.config.ConfigKeys;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Command;
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
         AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
-        ReportCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
+        ReportCommand.class, CompareRunsCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
