@@ -46,8 +46,8 @@ class RunComparisonTest {
     String otherModel = run("other-model", 8, 0.002, List.of(line(2, "5.5", 1), line(4, "5.25", 1), line(6, "5.0", 1)), 1);
     String otherLoss = run("other-loss", 7, 0.001, List.of(line(2, "5.5", 1), line(4, "5.2500001", 1), line(6, "5.0", 1)), 1);
 
-    assertEquals(List.of(doubled + "/metrics/train.jsonl: step 4 appears twice (line 3)"), differences(expected, doubled));
-    assertEquals(List.of(missing + "/metrics/train.jsonl line 2: " + strip(line(6, "5.0", 1)) + ", expected "
+    assertEquals(List.of(log(doubled) + ": step 4 appears twice (line 3)"), differences(expected, doubled));
+    assertEquals(List.of(log(missing) + " line 2: " + strip(line(6, "5.0", 1)) + ", expected "
         + strip(line(4, "5.25", 1))), differences(expected, missing));
     List<String> model = differences(expected, otherModel);
     assertTrue(model.get(0).contains("state.json: learning_rate is " + Double.doubleToRawLongBits(0.002)), model.toString());
@@ -60,6 +60,11 @@ class RunComparisonTest {
 
   private List<String> differences(String expected, String actual) throws IOException {
     return RunComparison.of(expected, actual, new Configuration()).differences();
+  }
+
+  /** The train log's name as the comparison gives it (Hadoop writes file:/..., not file:///...). */
+  private static String log(String run) {
+    return new org.apache.hadoop.fs.Path(run, "metrics/train.jsonl").toString();
   }
 
   private static String line(long step, String loss, int timing) {
