@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("slow")
 class ChaosIT {
-  /** A guard against a hang, not a speed check: about 6 minutes on a 2-core machine of its own. */
+  /** A guard against a hang, not a speed check. */
   private static final Duration TIMEOUT = Duration.ofMinutes(40);
   private static final List<String> KINDS = List.of("checkpoint-kill", "lock-race", "executor-kill", "datanode-restart",
       "old-checkpoint-corrupt");
