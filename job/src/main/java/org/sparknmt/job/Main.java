@@ -1,6 +1,5 @@
 package org.sparknmt.job;
 
-import org.sparknmt.job.checkpoint.CompareRunsCommand;
 import org.sparknmt.job.cli.ConfigKeyHelp;
 import org.sparknmt.job.cli.ExitCodes;
 import org.sparknmt.job.config.ConfigKeys;

@@ -1,7 +1,8 @@
-package org.sparknmt.job.checkpoint;
+package org.sparknmt.job;
 
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
+import org.sparknmt.job.checkpoint.RunComparison;
 import org.sparknmt.job.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
