@@ -2,6 +2,7 @@ package org.sparknmt.job;
 
 import org.sparknmt.job.cli.AttentionCommand;
 import org.sparknmt.job.cli.AverageCommand;
+import org.sparknmt.job.cli.CompareRunsCommand;
 import org.sparknmt.job.cli.ConfigCommand;
 import org.sparknmt.job.cli.ConfigKeyHelp;
 import org.sparknmt.job.cli.EmbeddedHdfsCommand;
@@ -32,7 +33,7 @@ import picocli.CommandLine;
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
         AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
-        ReportCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
+        ReportCommand.class, CompareRunsCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

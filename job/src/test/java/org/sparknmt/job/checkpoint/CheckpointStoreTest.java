@@ -83,6 +83,10 @@ class CheckpointStoreTest {
         () -> CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "8")));
     assertTrue(e.getMessage().startsWith(CheckpointWritePause.VARIABLE + "=8: expected STEP:SECONDS"), e.getMessage());
     assertEquals(CheckpointWritePause.NONE, CheckpointWritePause.fromEnvironment(Map.of()));
+    assertEquals(List.of(8L, 24L),
+        CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "8,24:600")).steps());
+    assertThrows(IllegalArgumentException.class,
+        () -> CheckpointWritePause.fromEnvironment(Map.of(CheckpointWritePause.VARIABLE, "8,:600")));
   }
 
   private static void awaitPause(Thread writer, java.time.Duration timeout) throws InterruptedException {

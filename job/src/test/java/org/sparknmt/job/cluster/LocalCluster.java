@@ -67,6 +67,11 @@ final class LocalCluster {
     env.put("SPARKNMT_CLUSTER_TIMEOUT", "180");
   }
 
+  /** The SPARKNMT_* variables that name this cluster's folder and ports, for a script that starts it itself. */
+  Map<String, String> environment() {
+    return Map.copyOf(env);
+  }
+
   String masterUrl() {
     return "spark://127.0.0.1:" + masterPort;
   }
