@@ -28,28 +28,35 @@ final class BeamSearch {
 
   /** The best translation of each source. */
   List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
-    return searched(sources, options, type).stream().map(Beam::best).toList();
+    return searched(sources, null, options, type).stream().map(Beam::best).toList();
   }
 
-  /** The n best finished hypotheses of each source's beam, best first ({@link Beam#nbest}). */
-  List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n, DataType type) {
-    return searched(sources, options, type).stream().map(b -> b.nbest(n)).toList();
+  /**
+   * The n best finished hypotheses of each source's beam, best first ({@link Beam#nbest}); the outputs of
+   * source i start with prefixes[i] (prefixes null: none, a null or empty prefix: none for that source).
+   */
+  List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n, DataType type) {
+    return searched(sources, prefixes, options, type).stream().map(b -> b.nbest(n)).toList();
   }
 
   /** Each source's beam, searched to its end. */
-  private List<Beam> searched(int[][] sources, DecodingOptions options, DataType type) {
-    return run(Beam.forEach(sources, options, tokens, model.config().maxLength()), sources, options, type,
-        (states, live) -> NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()));
+  private List<Beam> searched(int[][] sources, int[][] prefixes, DecodingOptions options, DataType type) {
+    return run(Beam.forEach(sources, prefixes, options, tokens, model.config().maxLength()), sources, options, type,
+        (logits, live) -> NextTokens.of(logits, live.get(0).candidatesPerHypothesis(), Beam.forcedRows(live)));
   }
 
-  /** One sampled output per source, source i drawing from its own random stream seeded with seeds[i]. */
-  List<Translation> sample(int[][] sources, DecodingOptions options, Sampling sampling, long[] seeds, DataType type) {
+  /**
+   * One sampled output per source, source i drawing from its own random stream seeded with seeds[i] and
+   * starting with prefixes[i] (as in {@link #nbest}).
+   */
+  List<Translation> sample(int[][] sources, int[][] prefixes, DecodingOptions options, Sampling sampling, long[] seeds,
+      DataType type) {
     if (options.beamWidth() != 1 || seeds.length != sources.length) {
       throw new IllegalArgumentException("sampling keeps one hypothesis per source and needs a seed for each, got beam "
           + options.beamWidth() + " and " + seeds.length + " seeds for " + sources.length + " sources");
     }
-    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
-    return run(beams, sources, options, type, new SampledTokens(model, sampling, beams, seeds))
+    List<Beam> beams = Beam.forEach(sources, prefixes, options, tokens, model.config().maxLength());
+    return run(beams, sources, options, type, new SampledTokens(sampling, beams, seeds))
         .stream().map(Beam::best).toList();
   }
 
@@ -72,7 +79,7 @@ final class BeamSearch {
       for (int position = 0; !live.isEmpty(); position++) {
         try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
           INDArray states = model.decoder().step(newestTokens(live), position, cache);
-          live = advance(live, next.of(states, live), cache);
+          live = advance(live, next.of(NextTokens.logits(model, states), live), cache);
         }
       }
     }

@@ -56,18 +56,29 @@ public final class Translator {
     return new BeamSearch(model, tokens).search(sources, options, type);
   }
 
-  /** The n best finished hypotheses of each source's beam search, best first (fewer when fewer finished). */
-  public List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n) {
-    return new BeamSearch(model, tokens).nbest(sources, options, n, type);
+  /**
+   * The n best finished hypotheses of each source's beam search, best first (fewer when fewer finished). The
+   * outputs of source i start with the tokens prefixes[i] (without BOS), forced whatever their probability and
+   * scored with it (prefixes null, or a null or empty prefix: none); the search continues from there.
+   */
+  public List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n) {
+    return new BeamSearch(model, tokens).nbest(sources, prefixes, options, n, type);
   }
 
   /**
-   * One sampled output per source ({@link Sampling}); source i draws from its own random stream seeded with
-   * seeds[i] ({@link Sampling#sentenceSeed}), so its sample does not depend on the batch it is drawn in.
+   * One sampled output per source ({@link Sampling}), source i starting with prefixes[i] (as in {@link #nbest})
+   * and drawing from its own random stream seeded with seeds[i] ({@link Sampling#sentenceSeed}), so its sample
+   * does not depend on the batch it is drawn in.
    */
-  public List<Translation> sample(int[][] sources, double maxLengthA, int maxLengthB, Sampling sampling, long[] seeds) {
-    return new BeamSearch(model, tokens).sample(sources, new DecodingOptions(1, new LengthPenalty.Power(0), maxLengthA,
-        maxLengthB), sampling, seeds, type);
+  public List<Translation> sample(int[][] sources, int[][] prefixes, double maxLengthA, int maxLengthB,
+      Sampling sampling, long[] seeds) {
+    return new BeamSearch(model, tokens).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
+        maxLengthA, maxLengthB), sampling, seeds, type);
+  }
+
+  /** The most tokens a target prefix may have: the model's positions less BOS and EOS. */
+  public int maxPrefixLength() {
+    return Beam.maxPrefixLength(model.config().maxLength());
   }
 
   /**

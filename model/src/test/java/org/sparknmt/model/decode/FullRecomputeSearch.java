@@ -29,30 +29,35 @@ final class FullRecomputeSearch {
 
   /** Each source's beam, searched to its end. */
   List<Beam> beams(int[][] sources, DecodingOptions options, DataType type) {
+    return beams(sources, null, options, type);
+  }
+
+  /** Each source's beam, its outputs starting with prefixes[i] (null: none), searched to its end. */
+  List<Beam> beams(int[][] sources, int[][] prefixes, DecodingOptions options, DataType type) {
     SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
     INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
     int d = (int) memory.size(1);
     INDArray memoryRows = memory.reshape(src.size(), (long) src.length() * d); // [batch, t_src·d]
-    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
+    List<Beam> beams = Beam.forEach(sources, prefixes, options, tokens, model.config().maxLength());
     for (int t = 1; beams.stream().anyMatch(b -> !b.done()); t++) {
       List<Integer> sentence = new ArrayList<>();
-      List<int[]> prefixes = new ArrayList<>();
+      List<int[]> decoded = new ArrayList<>();
       for (int i = 0; i < beams.size(); i++) {
         if (!beams.get(i).done()) {
           for (Hypothesis h : beams.get(i).active()) {
             sentence.add(i);
-            prefixes.add(h.tokens());
+            decoded.add(h.tokens());
           }
         }
       }
-      float[][] next = nextTokenLogProbabilities(sentence, prefixes, t, memoryRows, src, d);
+      float[][] next = nextTokenLogProbabilities(sentence, decoded, t, memoryRows, src, d);
       int row = 0;
       for (Beam beam : beams) {
         if (!beam.done()) {
           int n = beam.active().size();
           float[][] mine = new float[n][];
           System.arraycopy(next, row, mine, 0, n);
-          beam.advance(best(mine, beam.candidatesPerHypothesis()));
+          beam.advance(beam.forced() >= 0 ? forced(mine, beam.forced()) : best(mine, beam.candidatesPerHypothesis()));
           row += n;
         }
       }
@@ -74,6 +79,17 @@ final class FullRecomputeSearch {
     INDArray states = model.decode(n, ids, null, memory, keep, false);
     INDArray last = states.reshape(n, t, d).get(NDArrayIndex.all(), NDArrayIndex.point(t - 1), NDArrayIndex.all());
     return model.logProbabilities(last.dup('c')).castTo(DataType.FLOAT).toFloatMatrix();
+  }
+
+  /** The one token every row must take, with its log-probability in full rows [n][vocab]. */
+  static NextTokens forced(float[][] logProbabilities, int token) {
+    int[][] tokens = new int[logProbabilities.length][];
+    float[][] chosen = new float[logProbabilities.length][];
+    for (int i = 0; i < tokens.length; i++) {
+      tokens[i] = new int[] {token};
+      chosen[i] = new float[] {logProbabilities[i][token]};
+    }
+    return new NextTokens(tokens, chosen);
   }
 
   /** The k best tokens of full rows of log-probabilities [n][vocab]. */
