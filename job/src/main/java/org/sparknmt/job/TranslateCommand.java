@@ -22,6 +22,7 @@ import org.sparknmt.job.translate.NumberedLines;
 import org.sparknmt.job.translate.SearchOptions;
 import org.sparknmt.job.translate.SentenceTranslator;
 import org.sparknmt.job.translate.StreamTranslation;
+import org.sparknmt.job.translate.TargetPrefixes;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -67,8 +68,8 @@ public final class TranslateCommand implements Callable<Integer> {
     LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
     if (table.table()) {
       if (hypotheses.given() || !hypotheses.config(search.configOptions(), null).plain()) {
-        throw new UsageException("--nbest, --alignments and --sample (translate.nbest, translate.alignments, "
-            + "translate.sample) are for a text input; a table gets the best translation");
+        throw new UsageException("--nbest, --alignments, --sample and --prefix (translate.nbest, translate.alignments, "
+            + "translate.sample, translate.prefix) are for a text input; a table gets the best translation");
       }
       return translateTable(config);
     }
@@ -79,10 +80,14 @@ public final class TranslateCommand implements Callable<Integer> {
         throw new UsageException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
+      TargetPrefixes prefixes = wanted.prefixed() ? TargetPrefixes.open(wanted.prefix(), new Configuration()) : null;
       TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
       SentenceTranslator translator = model.sentenceTranslator(config);
-      StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted),
+      StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted, prefixes),
           System.in, StandardOutput.open());
+      if (prefixes != null) {
+        prefixes.end("standard input");
+      }
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {

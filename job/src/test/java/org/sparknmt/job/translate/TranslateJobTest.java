@@ -86,13 +86,18 @@ class TranslateJobTest {
   }
 
   @Test
-  void samplesAndNbestListsAreNumberedByLineWhateverThePartitions() throws IOException {
+  void samplesNbestListsAndPrefixesAreNumberedByLineWhateverThePartitions() throws IOException {
     List<String> input = new ArrayList<>(TinyRun.sample("valid.en.gz", 20));
     input.add(5, "");
     String in = TinyRun.write(HDFS, "/translate/hypotheses/input.en", input, false);
+    List<String> prefix = new ArrayList<>();
+    for (int i = 0; i < input.size(); i++) {
+      prefix.add(i % 3 == 0 ? "" : i % 3 == 1 ? "Ein" : "Zwei Hunde");
+    }
+    String prefixes = TinyRun.write(HDFS, "/translate/hypotheses/prefix.de", prefix, false);
     TranslationModel model = TranslationModel.load(run, "step-10", hadoop());
-    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3),
-        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0))) {
+    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3, ""),
+        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0, prefixes))) {
       List<List<String>> outputs = new ArrayList<>();
       for (int partitions : new int[] {1, 3}) {
         String out = HDFS.path("/translate/hypotheses/" + wanted.outputFormat() + "-" + partitions);
@@ -100,7 +105,8 @@ class TranslateJobTest {
         outputs.add(TinyRun.read(out, hadoop()));
       }
       ByteArrayOutputStream stream = new ByteArrayOutputStream();
-      StreamTranslation.translate(new NumberedLines(model.sentenceTranslator(SEARCH), wanted),
+      StreamTranslation.translate(new NumberedLines(model.sentenceTranslator(SEARCH), wanted,
+          wanted.prefixed() ? TargetPrefixes.open(prefixes, hadoop()) : null),
           new ByteArrayInputStream((String.join("\n", input) + "\n").getBytes(StandardCharsets.UTF_8)), stream);
       List<String> alone = stream.toString(StandardCharsets.UTF_8).lines().toList();
       // texts and line numbers; the last digits of a score may differ with the batch's GEMMs
@@ -108,7 +114,17 @@ class TranslateJobTest {
       assertEquals(withoutScores(alone), withoutScores(outputs.get(1)), wanted + ": three partitions");
       assertTrue(outputs.get(1).get(outputs.get(1).size() - 1).startsWith(
           wanted.outputFormat() == OutputFormat.JSON ? "{\"id\":20," : "A-20\t"), outputs.get(1).toString());
+      if (wanted.prefixed()) {
+        assertTrue(outputs.get(1).get(1).contains("\"text\":\"Ein") && outputs.get(1).get(2).contains("\"text\":\"Zwei Hunde"),
+            "line 1 and 2 start with their prefixes: " + outputs.get(1));
+      }
     }
+    String shorter = TinyRun.write(HDFS, "/translate/hypotheses/prefix-short.de", prefix.subList(0, 19), false);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TranslateJob.run(SPARK.sc(), model,
+        SEARCH, new HypothesesConfig(1, OutputFormat.TEXT, false, "none", 1.0, 0, shorter), in,
+        HDFS.path("/translate/hypotheses/short"), false));
+    assertEquals("--prefix " + shorter + " has 19 lines, fewer than --input " + in + ": line 20 of --input " + in
+        + " has no prefix", e.getMessage());
   }
 
   private static List<String> withoutScores(List<String> lines) {
