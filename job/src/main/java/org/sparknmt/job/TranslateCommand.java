@@ -65,7 +65,7 @@ public final class TranslateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     TranslateConfig config = search.config();
-    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
+    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.names(), config);
     if (table.table()) {
       if (hypotheses.given() || !hypotheses.config(search.configOptions(), null).plain()) {
         throw new UsageException("--nbest, --alignments, --sample and --prefix (translate.nbest, translate.alignments, "
@@ -81,7 +81,7 @@ public final class TranslateCommand implements Callable<Integer> {
             + "give --input URI to write a file");
       }
       TargetPrefixes prefixes = wanted.prefixed() ? TargetPrefixes.open(wanted.prefix(), new Configuration()) : null;
-      TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration());
       SentenceTranslator translator = model.sentenceTranslator(config);
       StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted, prefixes),
           System.in, StandardOutput.open());
@@ -94,7 +94,7 @@ public final class TranslateCommand implements Callable<Integer> {
       throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
-      TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration());
       TranslateJob.Result result = TranslateJob.run(sc, model, config, wanted, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),

@@ -86,6 +86,10 @@ class TranslateCommandLineTest {
     String missing = BuildDirs.fresh("translate-cli-prefix").resolve("nothing.de").toString();
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--prefix", missing));
     assertTrue(cli.err().contains("--prefix (translate.prefix) " + missing + ": no such file"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
+        "--input-format", "parquet", "--column", "text", "--checkpoint", "step-10", "--checkpoint", "best"));
+    assertTrue(cli.err().contains("--checkpoint is given 2 times (step-10, best): only a text input's translate takes an"
+        + " ensemble"), cli.err());
   }
 
   @Test

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
@@ -167,6 +168,31 @@ class TranslateJobTest {
         () -> TranslationModel.load(other, step10.path().toString(), hadoop()));
     assertTrue(e.getMessage().startsWith("checkpoint " + step10.path() + " was trained with vocabulary "
         + step10.state().vocabularySha256() + ", but the run's data has vocabulary "), e.getMessage());
+    CheckpointStore.Checkpoint own = TinyRun.checkpoint(other, CheckpointStore.name(5), 5, 1, 3.0, hadoop());
+    UsageException ensemble = assertThrows(UsageException.class,
+        () -> TranslationModel.load(other, List.of("step-5", step10.path().toString()), hadoop()));
+    assertEquals("--checkpoint step-5 and --checkpoint " + step10.path() + " were trained with different vocabularies ("
+        + own.state().vocabularySha256() + " and " + step10.state().vocabularySha256()
+        + "): an ensemble averages distributions over one vocabulary", ensemble.getMessage());
+  }
+
+  @Test
+  void anEnsembleTranslatesOnSparkAsOnStandardInputAndTwoIdenticalModelsAsOne() throws IOException {
+    List<String> input = new ArrayList<>(TinyRun.sample("valid.en.gz", 12));
+    input.add(3, "");
+    String in = TinyRun.write(HDFS, "/translate/ensemble/input.en", input, false);
+    TranslationModel both = TranslationModel.load(run, List.of("step-10", "step-20"), hadoop());
+    assertEquals("step-00000010+step-00000020", both.checkpoint());
+    String out = HDFS.path("/translate/ensemble/output.de");
+    TranslateJob.run(SPARK.sc(), both, SEARCH, in, out, false);
+    List<String> alone = both.sentenceTranslator(SEARCH).translate(input);
+    assertEquals(alone, TinyRun.read(out, hadoop()), "the broadcast ensemble translates as the driver's");
+    assertTrue(!alone.equals(TranslationModel.load(run, "step-10", hadoop()).sentenceTranslator(SEARCH).translate(input))
+        && !alone.equals(TranslationModel.load(run, "step-20", hadoop()).sentenceTranslator(SEARCH).translate(input)),
+        "the ensemble translates otherwise than either model: " + alone);
+    assertEquals(TranslationModel.load(run, "step-10", hadoop()).sentenceTranslator(SEARCH).translate(input),
+        TranslationModel.load(run, List.of("step-10", "step-10"), hadoop()).sentenceTranslator(SEARCH).translate(input),
+        "two identical models translate as one");
   }
 
   @Test

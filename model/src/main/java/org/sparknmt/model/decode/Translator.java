@@ -18,13 +18,20 @@ import org.sparknmt.model.nn.Transformer;
  * forward state, so one translator per thread.
  */
 public final class Translator {
+  private final List<Transformer> models;
   private final Transformer model;
   private final SpecialTokens tokens;
   private final DataType type;
 
   Translator(Transformer model, SpecialTokens tokens, DataType type) {
+    this(List.of(model), tokens, type);
+  }
+
+  /** An ensemble's translator: searches average the models' log-probabilities; alignments come from the first. */
+  Translator(List<Transformer> models, SpecialTokens tokens, DataType type) {
     requireVectorModule();
-    this.model = model;
+    this.models = List.copyOf(models);
+    this.model = models.get(0);
     this.tokens = tokens;
     this.type = type;
   }
@@ -44,7 +51,17 @@ public final class Translator {
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
   public static Translator of(ComputationGraph graph, SpecialTokens tokens) {
-    return new Translator(TransformerFactory.newTransformer(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
+    return of(List.of(graph), tokens);
+  }
+
+  /**
+   * A translator of an ensemble of graphs built by {@link TransformerFactory} (one graph: that graph's): each
+   * search step's distribution is the mean of their log-probabilities ({@link EnsembleLogits}); alignments
+   * and attention maps are the first graph's. The graphs must share a vocabulary.
+   */
+  public static Translator of(List<ComputationGraph> graphs, SpecialTokens tokens) {
+    return new Translator(graphs.stream().map(TransformerFactory::newTransformer).toList(), tokens,
+        graphs.get(0).getLayer(TransformerFactory.TRANSFORMER).params().dataType());
   }
 
   /** Greedy search: the most probable token at every step; score = summed log-probability. */
@@ -53,7 +70,7 @@ public final class Translator {
   }
 
   public List<Translation> beam(int[][] sources, DecodingOptions options) {
-    return new BeamSearch(model, tokens).search(sources, options, type);
+    return new BeamSearch(models, tokens).search(sources, options, type);
   }
 
   /**
@@ -62,7 +79,7 @@ public final class Translator {
    * scored with it (prefixes null, or a null or empty prefix: none); the search continues from there.
    */
   public List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n) {
-    return new BeamSearch(model, tokens).nbest(sources, prefixes, options, n, type);
+    return new BeamSearch(models, tokens).nbest(sources, prefixes, options, n, type);
   }
 
   /**
@@ -72,13 +89,13 @@ public final class Translator {
    */
   public List<Translation> sample(int[][] sources, int[][] prefixes, double maxLengthA, int maxLengthB,
       Sampling sampling, long[] seeds) {
-    return new BeamSearch(model, tokens).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
+    return new BeamSearch(models, tokens).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
         maxLengthA, maxLengthB), sampling, seeds, type);
   }
 
   /** The most tokens a target prefix may have: the model's positions less BOS and EOS. */
   public int maxPrefixLength() {
-    return Beam.maxPrefixLength(model.config().maxLength());
+    return Beam.maxPrefixLength(models.stream().mapToInt(m -> m.config().maxLength()).min().getAsInt());
   }
 
   /**
