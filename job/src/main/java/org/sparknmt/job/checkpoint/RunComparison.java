@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.job.run.RunMetric;
 
 /**
  * Whether a run ended exactly as another did: the claim of {@code scripts/chaos}, that a run killed

@@ -4,7 +4,7 @@ import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.OutputFormat;
 import picocli.CommandLine.Option;
 
-/** {@code sparknmt translate}'s options for n-best lists, alignments and sampling: the {@code translate} keys of {@link HypothesesConfig}. */
+/** {@code sparknmt translate}'s options for n-best lists, alignments, sampling and prefixes: the {@code translate} keys of {@link HypothesesConfig}. */
 public final class HypothesesOptions {
   @Option(names = "--nbest", paramLabel = "N", descriptionKey = "translate.nbest")
   Integer nbest;
@@ -22,9 +22,12 @@ public final class HypothesesOptions {
   @Option(names = "--seed", paramLabel = "S", descriptionKey = "translate.seed")
   Long seed;
 
-  /** Whether --nbest, --alignments or --sample is given. */
+  @Option(names = "--prefix", paramLabel = "FILE", descriptionKey = "translate.prefix")
+  String prefix;
+
+  /** Whether --nbest, --alignments, --sample or --prefix is given. */
   public boolean given() {
-    return nbest != null || alignments != null || sample != null;
+    return nbest != null || alignments != null || sample != null || prefix != null;
   }
 
   /**
@@ -34,6 +37,6 @@ public final class HypothesesOptions {
    */
   public HypothesesConfig config(ConfigOptions config, OutputFormat outputFormat) {
     return config.load().bind("translate", HypothesesConfig.class)
-        .with(nbest, outputFormat, alignments, sample, temperature, seed);
+        .with(nbest, outputFormat, alignments, sample, temperature, seed, prefix);
   }
 }

@@ -12,6 +12,7 @@ import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.memory.MemoryPlan;
 import org.sparknmt.job.run.RunLock;
+import org.sparknmt.job.train.SliceReducers;
 import org.sparknmt.job.train.TrainConfig;
 import org.sparknmt.job.train.TrainJob;
 import org.sparknmt.model.TransformerConfig;

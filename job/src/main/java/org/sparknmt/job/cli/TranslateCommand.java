@@ -18,6 +18,7 @@ import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.NumberedLines;
 import org.sparknmt.job.translate.SentenceTranslator;
 import org.sparknmt.job.translate.StreamTranslation;
+import org.sparknmt.job.translate.TargetPrefixes;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -60,11 +61,11 @@ public final class TranslateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     TranslateConfig config = search.config();
-    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.name(), config);
+    LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.names(), config);
     if (table.table()) {
       if (hypotheses.given() || !hypotheses.config(search.configOptions(), null).plain()) {
-        throw new UsageException("--nbest, --alignments and --sample (translate.nbest, translate.alignments, "
-            + "translate.sample) are for a text input; a table gets the best translation");
+        throw new UsageException("--nbest, --alignments, --sample and --prefix (translate.nbest, translate.alignments, "
+            + "translate.sample, translate.prefix) are for a text input; a table gets the best translation");
       }
       return translateTable(config);
     }
@@ -75,17 +76,21 @@ public final class TranslateCommand implements Callable<Integer> {
         throw new UsageException("--output " + output + ": standard input is translated to standard output; "
             + "give --input URI to write a file");
       }
-      TranslationModel model = TranslationModel.load(run, checkpoint.name(), new Configuration());
+      TargetPrefixes prefixes = wanted.prefixed() ? TargetPrefixes.open(wanted.prefix(), new Configuration()) : null;
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration());
       SentenceTranslator translator = model.sentenceTranslator(config);
-      StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted),
+      StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted, prefixes),
           System.in, StandardOutput.open());
+      if (prefixes != null) {
+        prefixes.end("standard input");
+      }
       return ExitCodes.OK;
     }
     if (output == null || output.equals("-")) {
       throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
-      TranslationModel model = TranslationModel.load(run, checkpoint.name(), sc.hadoopConfiguration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration());
       TranslateJob.Result result = TranslateJob.run(sc, model, config, wanted, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),

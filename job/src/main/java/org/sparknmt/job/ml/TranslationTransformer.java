@@ -2,6 +2,8 @@ package org.sparknmt.job.ml;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -11,6 +13,7 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.StringArrayParam;
 import org.apache.spark.ml.util.DefaultParamsReadable;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable;
@@ -52,6 +55,8 @@ public final class TranslationTransformer extends Transformer implements Default
   private final DoubleParam maxLenA;
   private final IntParam maxLenB;
   private final IntParam batchSize;
+  private final StringArrayParam ensemble;
+  private final Param<String> prefixCol;
 
   public TranslationTransformer() {
     this(Identifiable.randomUID("translation"));
@@ -74,6 +79,10 @@ public final class TranslationTransformer extends Transformer implements Default
     maxLenB = new IntParam(this, "maxLenB", "see maxLenA (>= 0)", ParamValidators.gtEq(0));
     batchSize = new IntParam(this, "batchSize", "sentences searched together, after sorting a block by length (>= 1)",
         ParamValidators.gtEq(1));
+    ensemble = new StringArrayParam(this, "ensemble",
+        "further checkpoints of the run searched together with checkpoint: an ensemble averaging their log-probabilities");
+    prefixCol = new Param<>(this, "prefixCol",
+        "string column of target prefixes each translation starts with (null or empty: none); empty name = no prefixes");
     TranslateConfig defaults = JobConfig.load(null, List.of()).bind("translate", TranslateConfig.class);
     setDefault(checkpoint, "latest");
     setDefault(inputCol, "source");
@@ -83,6 +92,8 @@ public final class TranslationTransformer extends Transformer implements Default
     setDefault(maxLenA, defaults.maxLenA());
     setDefault(maxLenB, defaults.maxLenB());
     setDefault(batchSize, defaults.batchSize());
+    setDefault(ensemble, new String[0]);
+    setDefault(prefixCol, "");
   }
 
   /** How {@code Pipeline.load} and PySpark's {@code JavaMLReadable} read a saved transformer. */
@@ -133,6 +144,16 @@ public final class TranslationTransformer extends Transformer implements Default
     return (TranslationTransformer) set(batchSize, value);
   }
 
+  /** Search {@code checkpoint} together with these checkpoints of the run, an ensemble (none: the one checkpoint). */
+  public TranslationTransformer setEnsemble(String... specs) {
+    return (TranslationTransformer) set(ensemble, specs);
+  }
+
+  /** Start each row's translation with its cell of string column {@code value} (empty: no prefixes). */
+  public TranslationTransformer setPrefixCol(String value) {
+    return (TranslationTransformer) set(prefixCol, value);
+  }
+
   /** The search of {@code config} (its partitions aside: a table keeps its own). */
   public TranslationTransformer setSearch(TranslateConfig config) {
     return setBeam(config.beam()).setLengthPenalty(config.lengthPenalty()).setMaxLenA(config.maxLenA())
@@ -177,6 +198,14 @@ public final class TranslationTransformer extends Transformer implements Default
     return batchSize;
   }
 
+  public StringArrayParam ensemble() {
+    return ensemble;
+  }
+
+  public Param<String> prefixCol() {
+    return prefixCol;
+  }
+
   public String getInputCol() {
     return getOrDefault(inputCol);
   }
@@ -203,11 +232,17 @@ public final class TranslationTransformer extends Transformer implements Default
     if (!isDefined(run)) {
       throw new UsageException("run is not set: setCheckpoint(runUri, checkpoint) names the model");
     }
+    String prefixes = getOrDefault(prefixCol);
+    int prefixColumn = prefixes.isEmpty() ? -1 : TranslationColumns.string(dataset.schema(), "prefixCol", prefixes);
     SparkSession spark = dataset.sparkSession();
-    TranslationModel model = load(getOrDefault(run), getOrDefault(checkpoint), spark);
+    List<String> checkpoints = new ArrayList<>();
+    checkpoints.add(getOrDefault(checkpoint));
+    checkpoints.addAll(Arrays.asList(getOrDefault(ensemble)));
+    TranslationModel model = load(getOrDefault(run), checkpoints, spark);
     // Not destroyed here: the result is lazy; Spark's cleaner drops the broadcast once the DataFrame is gone.
     Broadcast<TranslationModel> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(model);
-    return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), column), Encoders.row(schema));
+    return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), column, prefixColumn),
+        Encoders.row(schema));
   }
 
   @Override
@@ -215,11 +250,12 @@ public final class TranslationTransformer extends Transformer implements Default
     return defaultCopy(extra);
   }
 
-  private static TranslationModel load(String runUri, String spec, SparkSession spark) {
+  private static TranslationModel load(String runUri, List<String> specs, SparkSession spark) {
     try {
-      return TranslationModel.load(runUri, spec, spark.sparkContext().hadoopConfiguration());
+      return TranslationModel.load(runUri, specs, spark.sparkContext().hadoopConfiguration());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot load checkpoint " + spec + " of run " + runUri + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot load checkpoint " + String.join(" + ", specs) + " of run " + runUri + ": "
+          + e.getMessage(), e);
     }
   }
 }

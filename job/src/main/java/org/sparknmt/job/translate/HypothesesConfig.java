@@ -6,17 +6,23 @@ import org.sparknmt.model.decode.Sampling;
 
 /**
  * The {@code translate} section's keys for what a line's translation holds beyond the best text:
- * n-best lists, alignments, sampling, and how they are written. Their defaults (1-best text, beam search)
- * leave translation as it is without them. Command-line options ({@code --nbest}, {@code --output-format},
- * {@code --alignments}, {@code --sample}, {@code --temperature}, {@code --seed}) override them through {@link #with}.
+ * n-best lists, alignments, sampling, forced target prefixes, and how they are written. Their defaults
+ * (1-best text, beam search, no prefix) leave translation as it is without them. Command-line options
+ * ({@code --nbest}, {@code --output-format}, {@code --alignments}, {@code --sample}, {@code --temperature},
+ * {@code --seed}, {@code --prefix}) override them through {@link #with}.
  *
  * @param sample {@code none}, {@code topk=K} or {@code topp=P}
+ * @param prefix a text file (any Hadoop URI) with the target prefix of each input line, line for line (an
+ *     empty line: none), or empty for no prefixes
  */
 public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean alignments, String sample,
-    double temperature, long seed) implements java.io.Serializable {
+    double temperature, long seed, String prefix) implements java.io.Serializable {
   private static final String NONE = "none";
 
   public HypothesesConfig {
+    if (prefix == null) {
+      throw new UsageException("prefix (--prefix) must be a file or empty, got null");
+    }
     if (nbest < 1) {
       throw new UsageException("nbest (--nbest) must be at least 1, got " + nbest);
     }
@@ -36,19 +42,25 @@ public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean ali
 
   /** This configuration with the options given on the command line (null: not given) replacing its values. */
   public HypothesesConfig with(Integer nbest, OutputFormat outputFormat, Boolean alignments, String sample,
-      Double temperature, Long seed) {
+      Double temperature, Long seed, String prefix) {
     return new HypothesesConfig(
         nbest != null ? nbest : this.nbest,
         outputFormat != null ? outputFormat : this.outputFormat,
         alignments != null ? alignments : this.alignments,
         sample != null ? sample : this.sample,
         temperature != null ? temperature : this.temperature,
-        seed != null ? seed : this.seed);
+        seed != null ? seed : this.seed,
+        prefix != null ? prefix : this.prefix);
   }
 
   /** Whether lines are translated as without these keys: the best text of a beam search. */
   public boolean plain() {
-    return nbest == 1 && outputFormat == OutputFormat.TEXT && !alignments && NONE.equals(sample);
+    return nbest == 1 && outputFormat == OutputFormat.TEXT && !alignments && NONE.equals(sample) && !prefixed();
+  }
+
+  /** Whether each line's translation starts with its line of the prefix file. */
+  public boolean prefixed() {
+    return !prefix.isEmpty();
   }
 
   /** Fails naming both when the n-best list is longer than the beam that makes it. */

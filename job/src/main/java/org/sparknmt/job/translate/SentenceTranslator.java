@@ -1,9 +1,11 @@
 package org.sparknmt.job.translate;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.clean.Normalizer;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.checkpoint.TrainedModel;
@@ -67,22 +69,30 @@ public final class SentenceTranslator {
    * sample ({@link Sampling#sentenceSeed}). A line translated in pieces gets as many hypotheses as its
    * piece with the most: hypothesis h joins each piece's h-th (its last when it has fewer), scored by the
    * mean of their scores; an empty line gets one empty hypothesis scored 0.
+   *
+   * @param prefixes the target prefix of each line (normalized and encoded as the lines are; its first piece's
+   *     translations start with it), or null for none; an empty one is none
+   * @throws UsageException naming --prefix and the line when a prefix has more subwords than the model's
+   *     positions leave (BOS and EOS take one each)
    */
-  public List<List<LineHypothesis>> hypotheses(List<String> lines, long[] lineIds, HypothesesConfig wanted) {
+  public List<List<LineHypothesis>> hypotheses(List<String> lines, long[] lineIds, List<String> prefixes,
+      HypothesesConfig wanted) {
     Pieces pieces = pieces(lines);
     int[][] sources = pieces.sources();
+    int[][] forced = prefixes == null ? null : forced(pieces, prefixes, lineIds);
     Sampling sampling = wanted.sampling();
     List<List<Aligned>> searched = LengthSortedBatches.inBatches(sources, config.batchSize(), (batch, rows) -> {
+      int[][] batchPrefixes = forced == null ? null : Arrays.stream(rows).mapToObj(r -> forced[r]).toArray(int[][]::new);
       List<List<Translation>> found;
       if (sampling == null) {
-        found = translator.nbest(batch, config.decoding(), wanted.nbest());
+        found = translator.nbest(batch, batchPrefixes, config.decoding(), wanted.nbest());
       } else {
         long[] seeds = new long[rows.length];
         for (int k = 0; k < rows.length; k++) {
           int line = pieces.lineOf()[rows[k]];
           seeds[k] = Sampling.sentenceSeed(wanted.seed(), lineIds[line], rows[k] - pieces.first()[line]);
         }
-        found = translator.sample(batch, config.maxLenA(), config.maxLenB(), sampling, seeds).stream()
+        found = translator.sample(batch, batchPrefixes, config.maxLenA(), config.maxLenB(), sampling, seeds).stream()
             .map(List::of).toList();
       }
       return aligned(batch, found, wanted.alignments());
@@ -148,6 +158,25 @@ public final class SentenceTranslator {
       out.add(a);
     }
     return out;
+  }
+
+  /** The prefix of each source piece: a line's on its first piece, none (null) on the others. */
+  private int[][] forced(Pieces pieces, List<String> prefixes, long[] lineIds) {
+    int[][] forced = new int[pieces.sources().length][];
+    for (int i = 0; i < prefixes.size(); i++) {
+      String text = Normalizer.normalize(stripBom(prefixes.get(i)));
+      if (text.isEmpty() || pieces.first()[i] == pieces.first()[i + 1]) {
+        continue;
+      }
+      int[] prefix = encoder.encode(text);
+      if (prefix.length > translator.maxPrefixLength()) {
+        throw new UsageException("--prefix (translate.prefix), line " + (lineIds[i] + 1) + ": " + prefix.length
+            + " subwords, more than the " + translator.maxPrefixLength() + " the model's positions leave"
+            + " (model.max_length less BOS and EOS)");
+      }
+      forced[pieces.first()[i]] = prefix;
+    }
+    return forced;
   }
 
   /**

@@ -54,18 +54,22 @@ public final class TranslateJob {
     if (hypotheses.plain()) {
       return run(sc, model, config, inputUri, outputUri, replace);
     }
-    return run(sc, model, config, hypotheses, HadoopLines.read(sc, inputUri, "--input"), outputUri, replace);
+    return run(sc, model, config, hypotheses, HadoopLines.read(sc, inputUri, "--input"), inputUri, outputUri, replace);
   }
 
   /** Translates {@code lines} into the file {@code outputUri}. */
   public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, JavaRDD<String> lines,
       String outputUri, boolean replace) throws IOException {
-    return run(sc, model, config, null, lines, outputUri, replace);
+    return run(sc, model, config, null, lines, null, outputUri, replace);
   }
 
-  /** hypotheses: null for the best text of each line, as {@link #translate} gives it. */
+  /**
+   * hypotheses: null for the best text of each line, as {@link #translate} gives it; else its prefix file is
+   * joined to the lines of inputUri.
+   */
   private static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config,
-      HypothesesConfig hypotheses, JavaRDD<String> lines, String outputUri, boolean replace) throws IOException {
+      HypothesesConfig hypotheses, JavaRDD<String> lines, String inputUri, String outputUri, boolean replace)
+      throws IOException {
     sc.setJobGroup("translate", "sparknmt translate: " + model.checkpoint() + " -> " + outputUri, false);
     long start = System.nanoTime();
     Broadcast<TranslationModel> shared = sc.broadcast(model);
@@ -73,17 +77,28 @@ public final class TranslateJob {
     JavaRDD<String> parts = partitioned(lines, config.partitions());
     try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), parts.getNumPartitions())) {
       JavaRDD<String> translations = hypotheses == null ? translate(parts, shared, config, tokens)
-          : parts.zipWithIndex().mapPartitions(partition -> TranslatedBlocks.of(partition, Tuple2::_1,
-              (Tuple2<String, Long> line, List<LineHypothesis> h) -> hypotheses.outputFormat().format(line._2(), h),
+          : numbered(sc, parts, inputUri, hypotheses).mapPartitions(partition -> TranslatedBlocks.of(partition,
+              NumberedLine::text, (NumberedLine line, List<LineHypothesis> h) -> hypotheses.outputFormat().format(line.id(), h),
               () -> shared.value().sentenceTranslator(config),
-              (sentences, numbered) -> sentences.hypotheses(numbered.stream().map(Tuple2::_1).toList(),
-                  numbered.stream().mapToLong(Tuple2::_2).toArray(), hypotheses),
+              (sentences, numbered) -> sentences.hypotheses(numbered.stream().map(NumberedLine::text).toList(),
+                  numbered.stream().mapToLong(NumberedLine::id).toArray(),
+                  hypotheses.prefixed() ? numbered.stream().map(NumberedLine::prefix).toList() : null, hypotheses),
               shared.value().searchThreads(), tokens::add), true);
       long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
       return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
     } finally {
       shared.destroy();
     }
+  }
+
+  /** The lines numbered in their order (0 = the first), each with its line of the prefix file if there is one. */
+  private static JavaRDD<NumberedLine> numbered(JavaSparkContext sc, JavaRDD<String> lines, String inputUri,
+      HypothesesConfig hypotheses) {
+    if (!hypotheses.prefixed()) {
+      return lines.zipWithIndex().map(line -> new NumberedLine(line._1(), line._2(), null));
+    }
+    return TargetPrefixes.aligned(lines, inputUri, HadoopLines.read(sc, hypotheses.prefix(), "--prefix"),
+        hypotheses.prefix());
   }
 
   /** The translations of {@code lines}, partition for partition and line for line. */

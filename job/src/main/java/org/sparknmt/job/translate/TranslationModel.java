@@ -5,35 +5,41 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.util.ModelSerializer;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
+import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.model.decode.Translator;
 
 /**
- * What translation needs of a checkpoint, in one serializable value to broadcast: the graph
- * (configuration and parameters, without the optimizer state, which only training needs) and the
- * run's vocabulary, after checking on the driver that both belong together. Executors restore the
- * graph once per JVM, on first use, and every task builds its own {@link SentenceTranslator} over
- * the shared parameters.
+ * What translation needs of a checkpoint, or of an ensemble of checkpoints, in one serializable value to
+ * broadcast: each graph (configuration and parameters, without the optimizer state, which only training
+ * needs) and the run's vocabulary, after checking on the driver that they belong together. Executors restore
+ * the graphs once per JVM, on first use, and every task builds its own {@link SentenceTranslator} over the
+ * shared parameters.
  */
 public final class TranslationModel implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
   // as long as Spark keeps an idle executor thread
   private static final long SEARCH_THREADS_IDLE_SECONDS = 60;
 
   private final String checkpoint;
   private final long step;
   private final int maxLength;
-  private final byte[] graphBytes;
+  private final List<byte[]> graphBytes;
   private final BpeModel vocabulary;
-  private transient volatile ComputationGraph graph;
+  private transient volatile List<ComputationGraph> graphs;
   private transient volatile SearchThreads searchThreads;
 
-  private TranslationModel(String checkpoint, long step, int maxLength, byte[] graphBytes, BpeModel vocabulary) {
+  private TranslationModel(String checkpoint, long step, int maxLength, List<byte[]> graphBytes, BpeModel vocabulary) {
     this.checkpoint = checkpoint;
     this.step = step;
     this.maxLength = maxLength;
@@ -43,23 +49,62 @@ public final class TranslationModel implements Serializable {
 
   /** Checkpoint {@code spec} of run {@code runUri}, as {@link TrainedModel#open(String, String, Configuration)} opens it. */
   public static TranslationModel load(String runUri, String spec, Configuration hadoop) throws IOException {
-    return of(TrainedModel.open(runUri, spec, hadoop));
+    return load(runUri, List.of(spec), hadoop);
+  }
+
+  /**
+   * An ensemble of checkpoints {@code specs} of run {@code runUri} (one: that checkpoint), each opened as
+   * {@link TrainedModel#open(String, String, Configuration)} opens it.
+   *
+   * @throws UsageException naming two of them when they were trained with different vocabularies
+   */
+  public static TranslationModel load(String runUri, List<String> specs, Configuration hadoop) throws IOException {
+    PreparedData data = PreparedData.open(runUri, hadoop);
+    CheckpointStore store = new CheckpointStore(runUri, hadoop);
+    List<CheckpointStore.Checkpoint> checkpoints = new ArrayList<>();
+    for (String spec : specs) {
+      checkpoints.add(store.resolve(spec));
+    }
+    for (int i = 1; i < checkpoints.size(); i++) {
+      String first = checkpoints.get(0).state().vocabularySha256();
+      String other = checkpoints.get(i).state().vocabularySha256();
+      if (!first.equals(other)) {
+        throw new UsageException("--checkpoint " + specs.get(0) + " and --checkpoint " + specs.get(i)
+            + " were trained with different vocabularies (" + first + " and " + other
+            + "): an ensemble averages distributions over one vocabulary");
+      }
+    }
+    return of(checkpoints.stream().map(c -> TrainedModel.open(store, c, data)).toList());
   }
 
   /** A trained model with its run's vocabulary, ready to broadcast. */
   public static TranslationModel of(TrainedModel.WithVocabulary opened) {
-    TrainedModel model = opened.model();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try {
-      ModelSerializer.writeModel(model.graph(), bytes, false);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize the model of " + model.checkpoint().path(), e);
-    }
-    return new TranslationModel(model.checkpoint().path().getName(), model.checkpoint().step(),
-        model.config().maxLength(), bytes.toByteArray(), opened.vocabulary());
+    return of(List.of(opened));
   }
 
-  /** The checkpoint's folder name, e.g. {@code step-00001000}. */
+  /**
+   * An ensemble of trained models with their run's vocabulary (the first's), ready to broadcast: named by
+   * their checkpoints joined with {@code +}, its step the first's, its positions the fewest of theirs.
+   */
+  public static TranslationModel of(List<TrainedModel.WithVocabulary> ensemble) {
+    List<byte[]> graphs = new ArrayList<>();
+    for (TrainedModel.WithVocabulary opened : ensemble) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try {
+        ModelSerializer.writeModel(opened.model().graph(), bytes, false);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serialize the model of " + opened.model().checkpoint().path(), e);
+      }
+      graphs.add(bytes.toByteArray());
+    }
+    TrainedModel first = ensemble.get(0).model();
+    return new TranslationModel(
+        String.join("+", ensemble.stream().map(m -> m.model().checkpoint().path().getName()).toList()),
+        first.checkpoint().step(), ensemble.stream().mapToInt(m -> m.model().config().maxLength()).min().getAsInt(),
+        graphs, ensemble.get(0).vocabulary());
+  }
+
+  /** The checkpoint's folder name, e.g. {@code step-00001000}; an ensemble's joined with {@code +}. */
   public String checkpoint() {
     return checkpoint;
   }
@@ -72,9 +117,10 @@ public final class TranslationModel implements Serializable {
     return vocabulary;
   }
 
-  /** A translator of lines for one task; the graph is restored on the first call in this JVM. */
+  /** A translator of lines for one task; the graphs are restored on the first call in this JVM. */
   public SentenceTranslator sentenceTranslator(TranslateConfig config) {
-    return new SentenceTranslator(TrainedModel.translator(graph()), new BpeEncoder(vocabulary), config, maxLength);
+    return new SentenceTranslator(Translator.of(graphs(), TrainedModel.TOKENS), new BpeEncoder(vocabulary), config,
+        maxLength);
   }
 
   /** The threads this JVM's tasks search on with this model ({@link SearchThreads}), made on the first call. */
@@ -92,18 +138,22 @@ public final class TranslationModel implements Serializable {
     return threads;
   }
 
-  private ComputationGraph graph() {
-    ComputationGraph restored = graph;
+  private List<ComputationGraph> graphs() {
+    List<ComputationGraph> restored = graphs;
     if (restored == null) {
       synchronized (this) {
-        restored = graph;
+        restored = graphs;
         if (restored == null) {
-          try {
-            restored = ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(graphBytes), false);
-          } catch (IOException e) {
-            throw new UncheckedIOException("cannot restore the model of checkpoint " + checkpoint, e);
+          List<ComputationGraph> read = new ArrayList<>();
+          for (byte[] bytes : graphBytes) {
+            try {
+              read.add(ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(bytes), false));
+            } catch (IOException e) {
+              throw new UncheckedIOException("cannot restore the model of checkpoint " + checkpoint, e);
+            }
           }
-          graph = restored;
+          restored = List.copyOf(read);
+          graphs = restored;
         }
       }
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +27,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.table.TableFormat;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.Evaluation;
+import org.sparknmt.job.translate.HypothesesConfig;
+import org.sparknmt.job.translate.LineHypothesis;
+import org.sparknmt.job.translate.OutputFormat;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
 import org.sparknmt.testkit.MiniHdfs;
@@ -227,6 +232,36 @@ class TranslationTransformerTest {
     String saved = HDFS.path("/ml/transformer");
     stage.save(saved);
     assertEquals("german", TranslationTransformer.load(saved).getOutputCol());
+  }
+
+  @Test
+  void prefixColAndEnsembleParamsSearchAsTheTextPathDoes() throws IOException {
+    TinyRun.checkpoint(run, CheckpointStore.name(20), 20, 2, 4.0, new Configuration());
+    List<String> texts = TinyRun.sample("valid.en.gz", 6);
+    List<String> prefixes = Arrays.asList("Ein", null, "", "Zwei Hunde", "Ein", "Der");
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      rows.add(RowFactory.create((long) i, texts.get(i), prefixes.get(i)));
+    }
+    StructType schema = new StructType().add("id", DataTypes.LongType, false).add("text", DataTypes.StringType, true)
+        .add("start", DataTypes.StringType, true);
+    Dataset<Row> prefixed = spark.createDataFrame(rows, schema).repartition(2);
+    List<Row> out = translation().setEnsemble("step-20").setPrefixCol("start").transform(prefixed).collectAsList();
+    TranslationModel both = TranslationModel.load(run, List.of("step-10", "step-20"), new Configuration());
+    List<List<LineHypothesis>> expected = both.sentenceTranslator(TinyRun.search(
+        "translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=6", "translate.batch_size=4"))
+        .hypotheses(texts, new long[texts.size()], prefixes.stream().map(p -> p == null ? "" : p).toList(),
+            new HypothesesConfig(1, OutputFormat.TEXT, false,
+                "none", 1.0, 0, ""));
+    assertEquals(texts.size(), out.size());
+    for (Row row : out) {
+      int i = (int) row.getLong(0);
+      assertEquals(expected.get(i).get(0).text(), row.getString(3), "row " + i);
+      if (prefixes.get(i) != null && !prefixes.get(i).isEmpty()) {
+        assertTrue(row.getString(3).startsWith(prefixes.get(i)), "row " + i + ": " + row);
+      }
+    }
+    assertThrows(UsageException.class, () -> translation().setPrefixCol("nothing").transform(prefixed));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.sparknmt.job.translate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,11 +10,16 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.TinyRun;
@@ -35,7 +41,7 @@ class HypothesesTest {
   }
 
   private static HypothesesConfig wanted(int nbest, OutputFormat format, boolean alignments, String sample, long seed) {
-    return new HypothesesConfig(nbest, format, alignments, sample, 1.0, seed);
+    return new HypothesesConfig(nbest, format, alignments, sample, 1.0, seed, "");
   }
 
   private static long[] ids(long from, int n) {
@@ -46,7 +52,7 @@ class HypothesesTest {
   void nbestListsStartWithTheTranslationAndAreBestFirst() {
     SentenceTranslator translator = translator("translate.beam=3", "translate.max_len_a=0", "translate.max_len_b=5");
     List<String> best = translator.translate(LINES);
-    List<List<LineHypothesis>> nbest = translator.hypotheses(LINES, ids(0, LINES.size()),
+    List<List<LineHypothesis>> nbest = translator.hypotheses(LINES, ids(0, LINES.size()), null,
         wanted(3, OutputFormat.FAIRSEQ, false, "none", 0));
     assertEquals(LINES.size(), nbest.size());
     for (int i = 0; i < LINES.size(); i++) {
@@ -79,22 +85,22 @@ class HypothesesTest {
   void aLinesSampleDependsOnItsNumberAndTheSeedNotOnItsBlock() {
     SentenceTranslator translator = translator("translate.beam=1", "translate.max_len_a=0", "translate.max_len_b=6");
     HypothesesConfig sampling = wanted(1, OutputFormat.JSON, false, "topk=10", 5);
-    List<List<LineHypothesis>> together = translator.hypotheses(LINES, ids(100, LINES.size()), sampling);
+    List<List<LineHypothesis>> together = translator.hypotheses(LINES, ids(100, LINES.size()), null, sampling);
     List<List<LineHypothesis>> apart = new ArrayList<>();
     for (int i = LINES.size() - 1; i >= 0; i--) {
-      apart.add(0, translator.hypotheses(List.of(LINES.get(i)), ids(100 + i, 1), sampling).get(0));
+      apart.add(0, translator.hypotheses(List.of(LINES.get(i)), ids(100 + i, 1), null, sampling).get(0));
     }
     // the same draws; a batch's GEMMs may round the scores differently in the last bits
     assertEquals(texts(together), texts(apart), "each line alone, in reverse order");
     for (int i = 0; i < LINES.size(); i++) {
       assertEquals(together.get(i).get(0).score(), apart.get(i).get(0).score(), 1e-5);
     }
-    List<List<LineHypothesis>> renumbered = translator.hypotheses(LINES, ids(200, LINES.size()), sampling);
-    List<List<LineHypothesis>> reseeded = translator.hypotheses(LINES, ids(100, LINES.size()),
+    List<List<LineHypothesis>> renumbered = translator.hypotheses(LINES, ids(200, LINES.size()), null, sampling);
+    List<List<LineHypothesis>> reseeded = translator.hypotheses(LINES, ids(100, LINES.size()), null,
         wanted(1, OutputFormat.JSON, false, "topk=10", 6));
     assertTrue(!texts(together).equals(texts(renumbered)) && !texts(together).equals(texts(reseeded)),
         "other numbers or seeds draw other samples");
-    List<List<LineHypothesis>> greedy = translator.hypotheses(LINES, ids(100, LINES.size()),
+    List<List<LineHypothesis>> greedy = translator.hypotheses(LINES, ids(100, LINES.size()), null,
         wanted(1, OutputFormat.JSON, false, "topk=1", 5));
     assertEquals(translator.translate(LINES), texts(greedy), "top-1 is greedy");
   }
@@ -106,7 +112,7 @@ class HypothesesTest {
   @Test
   void alignmentsPairWordsOfTheLineAndItsTranslation() {
     SentenceTranslator translator = translator("translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=8");
-    List<List<LineHypothesis>> aligned = translator.hypotheses(LINES, ids(0, LINES.size()),
+    List<List<LineHypothesis>> aligned = translator.hypotheses(LINES, ids(0, LINES.size()), null,
         wanted(2, OutputFormat.FAIRSEQ, true, "none", 0));
     for (int i = 0; i < LINES.size(); i++) {
       int sourceWords = LINES.get(i).isEmpty() ? 0 : LINES.get(i).split(" ").length;
@@ -130,10 +136,64 @@ class HypothesesTest {
   void standardInputIsNumberedAcrossBlocks() throws IOException {
     SentenceTranslator translator = translator("translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=4");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    StreamTranslation.translate(new NumberedLines(translator, wanted(2, OutputFormat.FAIRSEQ, false, "none", 0)),
+    StreamTranslation.translate(new NumberedLines(translator, wanted(2, OutputFormat.FAIRSEQ, false, "none", 0), null),
         new ByteArrayInputStream("ab\ncd\n".getBytes(StandardCharsets.UTF_8)), out);
     List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
     assertTrue(lines.stream().allMatch(l -> l.startsWith("H-0\t") || l.startsWith("H-1\t")), lines.toString());
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("H-1\t")), lines.toString());
+  }
+
+  @Test
+  void translationsStartWithTheirLinesPrefix() {
+    SentenceTranslator translator = translator("translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=3");
+    List<String> prefixes = List.of("zz y", "x", "", "  q  r ", "yy");
+    List<List<LineHypothesis>> prefixed = translator.hypotheses(LINES, ids(0, LINES.size()), prefixes,
+        wanted(2, OutputFormat.JSON, false, "none", 0));
+    List<List<LineHypothesis>> plain = translator.hypotheses(LINES, ids(0, LINES.size()), null,
+        wanted(2, OutputFormat.JSON, false, "none", 0));
+    String[] expected = {"zz y", null, null, "q r", "yy"};
+    for (int i = 0; i < LINES.size(); i++) {
+      for (LineHypothesis h : prefixed.get(i)) {
+        if (expected[i] != null) {
+          assertTrue(h.text().startsWith(expected[i]), "line " + i + ": " + h);
+          assertTrue(h.text().length() > expected[i].length(), "the search goes on after the prefix: " + h);
+        }
+      }
+    }
+    assertEquals(plain.get(2), prefixed.get(2), "an empty prefix is none");
+    assertEquals(List.of(new LineHypothesis("", 0, null)), prefixed.get(1), "an empty line stays empty");
+    List<String> sampled = texts(translator.hypotheses(LINES, ids(0, LINES.size()), prefixes,
+        wanted(1, OutputFormat.JSON, false, "topk=5", 1)));
+    assertTrue(sampled.get(0).startsWith("zz y") && sampled.get(4).startsWith("yy"), sampled.toString());
+  }
+
+  @Test
+  void aPrefixLongerThanTheModelAllowsIsAUsageErrorNamingItsLine() {
+    SentenceTranslator translator = translator("translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=3");
+    String tooLong = "ab ".repeat(TinyRun.MODEL.maxLength());
+    UsageException e = assertThrows(UsageException.class, () -> translator.hypotheses(LINES, ids(40, LINES.size()),
+        List.of("", "", "", tooLong, ""), wanted(1, OutputFormat.TEXT, false, "none", 0)));
+    assertTrue(e.getMessage().startsWith("--prefix (translate.prefix), line 44: "), e.getMessage());
+  }
+
+  @Test
+  void aPrefixFileOfOtherLengthThanStandardInputIsAnErrorNamingFileAndLine(@TempDir Path dir)
+      throws IOException {
+    Path file = Files.write(dir.resolve("prefix.de"), List.of("x", "y"));
+    SentenceTranslator translator = translator("translate.beam=1", "translate.max_len_a=0", "translate.max_len_b=3");
+    HypothesesConfig wanted = wanted(1, OutputFormat.TEXT, false, "none", 0);
+    IllegalArgumentException fewer = assertThrows(IllegalArgumentException.class, () -> StreamTranslation.translate(
+        new NumberedLines(translator, wanted, TargetPrefixes.open(file.toString(), new Configuration())),
+        new ByteArrayInputStream("ab\ncd\nef\n".getBytes(StandardCharsets.UTF_8)), new ByteArrayOutputStream()));
+    assertEquals("--prefix " + file + " has 2 lines, fewer than standard input: line 3 of standard input has no prefix",
+        fewer.getMessage());
+    TargetPrefixes prefixes = TargetPrefixes.open(file.toString(), new Configuration());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    StreamTranslation.translate(new NumberedLines(translator, wanted, prefixes),
+        new ByteArrayInputStream("ab\n".getBytes(StandardCharsets.UTF_8)), out);
+    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("x"), out.toString(StandardCharsets.UTF_8));
+    IllegalArgumentException more = assertThrows(IllegalArgumentException.class, () -> prefixes.end("standard input"));
+    assertEquals("--prefix " + file + " has more lines than standard input (1): line 2 of --prefix " + file
+        + " has no input line", more.getMessage());
   }
 }

@@ -79,7 +79,17 @@ class TranslateCommandLineTest {
     assertTrue(cli.err().contains("nbest (--nbest) must be at least 1, got 0"), cli.err());
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
         "--input-format", "parquet", "--column", "text", "--nbest", "2", "--output-format", "json"));
-    assertTrue(cli.err().contains("--nbest, --alignments and --sample (translate.nbest"), cli.err());
+    assertTrue(cli.err().contains("--nbest, --alignments, --sample and --prefix (translate.nbest"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
+        "--input-format", "parquet", "--column", "text", "--prefix", "prefix.de"));
+    assertTrue(cli.err().contains("translate.prefix) are for a text input"), cli.err());
+    String missing = BuildDirs.fresh("translate-cli-prefix").resolve("nothing.de").toString();
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--prefix", missing));
+    assertTrue(cli.err().contains("--prefix (translate.prefix) " + missing + ": no such file"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
+        "--input-format", "parquet", "--column", "text", "--checkpoint", "step-10", "--checkpoint", "best"));
+    assertTrue(cli.err().contains("--checkpoint is given 2 times (step-10, best): only a text input's translate takes an"
+        + " ensemble"), cli.err());
   }
 
   @Test

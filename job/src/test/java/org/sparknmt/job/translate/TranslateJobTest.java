@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
@@ -86,13 +87,18 @@ class TranslateJobTest {
   }
 
   @Test
-  void samplesAndNbestListsAreNumberedByLineWhateverThePartitions() throws IOException {
+  void samplesNbestListsAndPrefixesAreNumberedByLineWhateverThePartitions() throws IOException {
     List<String> input = new ArrayList<>(TinyRun.sample("valid.en.gz", 20));
     input.add(5, "");
     String in = TinyRun.write(HDFS, "/translate/hypotheses/input.en", input, false);
+    List<String> prefix = new ArrayList<>();
+    for (int i = 0; i < input.size(); i++) {
+      prefix.add(i % 3 == 0 ? "" : i % 3 == 1 ? "Ein" : "Zwei Hunde");
+    }
+    String prefixes = TinyRun.write(HDFS, "/translate/hypotheses/prefix.de", prefix, false);
     TranslationModel model = TranslationModel.load(run, "step-10", hadoop());
-    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3),
-        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0))) {
+    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3, ""),
+        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0, prefixes))) {
       List<List<String>> outputs = new ArrayList<>();
       for (int partitions : new int[] {1, 3}) {
         String out = HDFS.path("/translate/hypotheses/" + wanted.outputFormat() + "-" + partitions);
@@ -100,7 +106,8 @@ class TranslateJobTest {
         outputs.add(TinyRun.read(out, hadoop()));
       }
       ByteArrayOutputStream stream = new ByteArrayOutputStream();
-      StreamTranslation.translate(new NumberedLines(model.sentenceTranslator(SEARCH), wanted),
+      StreamTranslation.translate(new NumberedLines(model.sentenceTranslator(SEARCH), wanted,
+          wanted.prefixed() ? TargetPrefixes.open(prefixes, hadoop()) : null),
           new ByteArrayInputStream((String.join("\n", input) + "\n").getBytes(StandardCharsets.UTF_8)), stream);
       List<String> alone = stream.toString(StandardCharsets.UTF_8).lines().toList();
       // texts and line numbers; the last digits of a score may differ with the batch's GEMMs
@@ -108,7 +115,17 @@ class TranslateJobTest {
       assertEquals(withoutScores(alone), withoutScores(outputs.get(1)), wanted + ": three partitions");
       assertTrue(outputs.get(1).get(outputs.get(1).size() - 1).startsWith(
           wanted.outputFormat() == OutputFormat.JSON ? "{\"id\":20," : "A-20\t"), outputs.get(1).toString());
+      if (wanted.prefixed()) {
+        assertTrue(outputs.get(1).get(1).contains("\"text\":\"Ein") && outputs.get(1).get(2).contains("\"text\":\"Zwei Hunde"),
+            "line 1 and 2 start with their prefixes: " + outputs.get(1));
+      }
     }
+    String shorter = TinyRun.write(HDFS, "/translate/hypotheses/prefix-short.de", prefix.subList(0, 19), false);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TranslateJob.run(SPARK.sc(), model,
+        SEARCH, new HypothesesConfig(1, OutputFormat.TEXT, false, "none", 1.0, 0, shorter), in,
+        HDFS.path("/translate/hypotheses/short"), false));
+    assertEquals("--prefix " + shorter + " has 19 lines, fewer than --input " + in + ": line 20 of --input " + in
+        + " has no prefix", e.getMessage());
   }
 
   private static List<String> withoutScores(List<String> lines) {
@@ -151,6 +168,31 @@ class TranslateJobTest {
         () -> TranslationModel.load(other, step10.path().toString(), hadoop()));
     assertTrue(e.getMessage().startsWith("checkpoint " + step10.path() + " was trained with vocabulary "
         + step10.state().vocabularySha256() + ", but the run's data has vocabulary "), e.getMessage());
+    CheckpointStore.Checkpoint own = TinyRun.checkpoint(other, CheckpointStore.name(5), 5, 1, 3.0, hadoop());
+    UsageException ensemble = assertThrows(UsageException.class,
+        () -> TranslationModel.load(other, List.of("step-5", step10.path().toString()), hadoop()));
+    assertEquals("--checkpoint step-5 and --checkpoint " + step10.path() + " were trained with different vocabularies ("
+        + own.state().vocabularySha256() + " and " + step10.state().vocabularySha256()
+        + "): an ensemble averages distributions over one vocabulary", ensemble.getMessage());
+  }
+
+  @Test
+  void anEnsembleTranslatesOnSparkAsOnStandardInputAndTwoIdenticalModelsAsOne() throws IOException {
+    List<String> input = new ArrayList<>(TinyRun.sample("valid.en.gz", 12));
+    input.add(3, "");
+    String in = TinyRun.write(HDFS, "/translate/ensemble/input.en", input, false);
+    TranslationModel both = TranslationModel.load(run, List.of("step-10", "step-20"), hadoop());
+    assertEquals("step-00000010+step-00000020", both.checkpoint());
+    String out = HDFS.path("/translate/ensemble/output.de");
+    TranslateJob.run(SPARK.sc(), both, SEARCH, in, out, false);
+    List<String> alone = both.sentenceTranslator(SEARCH).translate(input);
+    assertEquals(alone, TinyRun.read(out, hadoop()), "the broadcast ensemble translates as the driver's");
+    assertTrue(!alone.equals(TranslationModel.load(run, "step-10", hadoop()).sentenceTranslator(SEARCH).translate(input))
+        && !alone.equals(TranslationModel.load(run, "step-20", hadoop()).sentenceTranslator(SEARCH).translate(input)),
+        "the ensemble translates otherwise than either model: " + alone);
+    assertEquals(TranslationModel.load(run, "step-10", hadoop()).sentenceTranslator(SEARCH).translate(input),
+        TranslationModel.load(run, List.of("step-10", "step-10"), hadoop()).sentenceTranslator(SEARCH).translate(input),
+        "two identical models translate as one");
   }
 
   @Test

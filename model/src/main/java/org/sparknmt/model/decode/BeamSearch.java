@@ -18,61 +18,95 @@ import org.sparknmt.model.nn.Transformer;
  * the batch, so a step's work shrinks as outputs end.
  */
 final class BeamSearch {
-  private final Transformer model;
+  private final List<Transformer> models;
   private final ControlTokens tokens;
 
   BeamSearch(Transformer model, ControlTokens tokens) {
-    this.model = model;
+    this(List.of(model), tokens);
+  }
+
+  /**
+   * A search of an ensemble: every model encodes the sources and keeps its own cache, and each step's
+   * distribution is the mean of their log-probabilities ({@link EnsembleLogits}).
+   *
+   * @throws IllegalArgumentException when the models' vocabularies differ in size
+   */
+  BeamSearch(List<Transformer> models, ControlTokens tokens) {
+    if (models.isEmpty() || models.stream().anyMatch(m -> m.vocabSize() != models.get(0).vocabSize())) {
+      throw new IllegalArgumentException("an ensemble needs models of one vocabulary, got vocabularies of "
+          + models.stream().map(m -> String.valueOf(m.vocabSize())).toList() + " tokens");
+    }
+    this.models = List.copyOf(models);
     this.tokens = tokens;
+  }
+
+  /** The positions every model has (the fewest of the ensemble's). */
+  private int maxLength() {
+    return models.stream().mapToInt(m -> m.config().maxLength()).min().getAsInt();
   }
 
   /** The best translation of each source. */
   List<Translation> search(int[][] sources, DecodingOptions options, DataType type) {
-    return searched(sources, options, type).stream().map(Beam::best).toList();
+    return searched(sources, null, options, type).stream().map(Beam::best).toList();
   }
 
-  /** The n best finished hypotheses of each source's beam, best first ({@link Beam#nbest}). */
-  List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n, DataType type) {
-    return searched(sources, options, type).stream().map(b -> b.nbest(n)).toList();
+  /**
+   * The n best finished hypotheses of each source's beam, best first ({@link Beam#nbest}); the outputs of
+   * source i start with prefixes[i] (prefixes null: none, a null or empty prefix: none for that source).
+   */
+  List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n, DataType type) {
+    return searched(sources, prefixes, options, type).stream().map(b -> b.nbest(n)).toList();
   }
 
   /** Each source's beam, searched to its end. */
-  private List<Beam> searched(int[][] sources, DecodingOptions options, DataType type) {
-    return run(Beam.forEach(sources, options, tokens, model.config().maxLength()), sources, options, type,
-        (states, live) -> NextTokens.of(model, states, live.get(0).candidatesPerHypothesis()));
+  private List<Beam> searched(int[][] sources, int[][] prefixes, DecodingOptions options, DataType type) {
+    return run(Beam.forEach(sources, prefixes, options, tokens, maxLength()), sources, options, type,
+        (logits, live) -> NextTokens.of(logits, live.get(0).candidatesPerHypothesis(), Beam.forcedRows(live)));
   }
 
-  /** One sampled output per source, source i drawing from its own random stream seeded with seeds[i]. */
-  List<Translation> sample(int[][] sources, DecodingOptions options, Sampling sampling, long[] seeds, DataType type) {
+  /**
+   * One sampled output per source, source i drawing from its own random stream seeded with seeds[i] and
+   * starting with prefixes[i] (as in {@link #nbest}).
+   */
+  List<Translation> sample(int[][] sources, int[][] prefixes, DecodingOptions options, Sampling sampling, long[] seeds,
+      DataType type) {
     if (options.beamWidth() != 1 || seeds.length != sources.length) {
       throw new IllegalArgumentException("sampling keeps one hypothesis per source and needs a seed for each, got beam "
           + options.beamWidth() + " and " + seeds.length + " seeds for " + sources.length + " sources");
     }
-    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
-    return run(beams, sources, options, type, new SampledTokens(model, sampling, beams, seeds))
+    List<Beam> beams = Beam.forEach(sources, prefixes, options, tokens, maxLength());
+    return run(beams, sources, options, type, new SampledTokens(sampling, beams, seeds))
         .stream().map(Beam::best).toList();
   }
 
   /** Runs beams (one per source) to their end, each step's continuations chosen by next; returns beams. */
   private List<Beam> run(List<Beam> beams, int[][] sources, DecodingOptions options, DataType type, Continuations next) {
     // with fewer tokens than 1 + width a beam can keep fewer than width hypotheses, and the cache needs the same number for each sentence
-    if (options.beamWidth() >= model.vocabSize()) {
+    int vocab = models.get(0).vocabSize();
+    if (options.beamWidth() >= vocab) {
       throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the vocabulary ("
-          + model.vocabSize() + " tokens)");
+          + vocab + " tokens)");
     }
     int maxPositions = beams.stream().mapToInt(Beam::maxLength).max().orElse(0);
     // the encoding and the cache live in the search's workspace, each step's temporaries in one that the
     // next step reuses; only Java arrays (the hypotheses) leave them
     try (MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.SEARCH)) {
       SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
-      INDArray memory = model.encodeForSearch(src.size(), src.ids(), src.keep(), type);
-      DecoderCache cache = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(),
-          maxPositions);
+      DecoderCache[] caches = new DecoderCache[models.size()];
+      for (int m = 0; m < caches.length; m++) {
+        Transformer model = models.get(m);
+        INDArray memory = model.encodeForSearch(src.size(), src.ids(), src.keep(), type);
+        caches[m] = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(), maxPositions);
+      }
       List<Beam> live = beams;
       for (int position = 0; !live.isEmpty(); position++) {
         try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
-          INDArray states = model.decoder().step(newestTokens(live), position, cache);
-          live = advance(live, next.of(states, live), cache);
+          int[] newest = newestTokens(live);
+          INDArray[] logits = new INDArray[caches.length];
+          for (int m = 0; m < caches.length; m++) {
+            logits[m] = NextTokens.logits(models.get(m), models.get(m).decoder().step(newest, position, caches[m]));
+          }
+          live = advance(live, next.of(EnsembleLogits.mean(logits), live), caches);
         }
       }
     }
@@ -86,9 +120,9 @@ final class BeamSearch {
 
   /**
    * Lets each live beam choose its continuations from its rows of next; returns the beams still
-   * searching, whose hypotheses' parents (and nothing else) the cache keeps.
+   * searching, whose hypotheses' parents (and nothing else) the caches keep.
    */
-  private static List<Beam> advance(List<Beam> live, NextTokens next, DecoderCache cache) {
+  private static List<Beam> advance(List<Beam> live, NextTokens next, DecoderCache[] caches) {
     List<Beam> still = new ArrayList<>();
     IntStream.Builder sentences = IntStream.builder();
     IntStream.Builder parents = IntStream.builder();
@@ -107,7 +141,11 @@ final class BeamSearch {
       row += n;
     }
     if (!still.isEmpty()) {
-      cache.select(parents.build().toArray(), sentences.build().toArray());
+      int[] hypotheses = parents.build().toArray();
+      int[] kept = sentences.build().toArray();
+      for (DecoderCache cache : caches) {
+        cache.select(hypotheses, kept);
+      }
     }
     return still;
   }

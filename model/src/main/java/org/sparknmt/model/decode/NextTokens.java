@@ -17,14 +17,14 @@ import org.sparknmt.model.nn.Transformer;
 record NextTokens(int[][] tokens, float[][] logProbabilities) {
 
   /**
-   * The k best tokens of each decoder state [n, d_model]: the top k of the logits z (their order is
-   * the order of the log-probabilities), log p = z − log Σ exp z, with Σ exp(z − max) summed on vector
-   * registers ({@link VectorMath#sumExp}). Both read the logits where ND4J wrote them, a row at a time, so
-   * the row's second pass finds it in cache. (ND4J's top_k and logsumexp ops, and its scalar element-wise
-   * exp and row sums, cost many times these two passes over a step's logits.)
+   * The k best tokens of each row of logits [n, vocab] (float, contiguous row by row), or the one token
+   * forced[i] of row i where it is not −1: the top k of the logits z (their order is the order of the
+   * log-probabilities), log p = z − log Σ exp z, with Σ exp(z − max) summed on vector registers
+   * ({@link VectorMath#sumExp}). Both read the logits where ND4J wrote them, a row at a time, so the row's
+   * second pass finds it in cache. (ND4J's top_k and logsumexp ops, and its scalar element-wise exp and row
+   * sums, cost many times these two passes over a step's logits.)
    */
-  static NextTokens of(Transformer model, INDArray states, int k) {
-    INDArray logits = logits(model, states);
+  static NextTokens of(INDArray logits, int k, int[] forced) {
     int n = (int) logits.size(0);
     int vocab = (int) logits.size(1);
     // a heap copy of a step's logits would be a humongous object for G1 at every step
@@ -33,8 +33,9 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     float[][] logProbabilities = new float[n][];
     for (int i = 0; i < n; i++) {
       int row = i * vocab;
-      tokens[i] = TopK.indices(z, row, vocab, k);
-      float logNormalizer = logNormalizer(z, row, vocab, z.getFloat(4 * (row + tokens[i][0])));
+      int[] best = TopK.indices(z, row, vocab, forced[i] < 0 ? k : 1);
+      tokens[i] = forced[i] < 0 ? best : new int[] {forced[i]};
+      float logNormalizer = logNormalizer(z, row, vocab, z.getFloat(4 * (row + best[0])));
       logProbabilities[i] = new float[tokens[i].length];
       for (int j = 0; j < tokens[i].length; j++) {
         logProbabilities[i][j] = z.getFloat(4 * (row + tokens[i][j])) - logNormalizer;

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.infer.VectorMath;
-import org.sparknmt.model.nn.Transformer;
 
 /**
  * The continuations of a sampling search ({@link Sampling}): one drawn token per hypothesis (a beam of
@@ -16,12 +15,10 @@ import org.sparknmt.model.nn.Transformer;
  * its sample does not depend on the other sentences of its batch.
  */
 final class SampledTokens implements Continuations {
-  private final Transformer model;
   private final Sampling sampling;
   private final Map<Beam, SplittableRandom> randoms = new IdentityHashMap<>();
 
-  SampledTokens(Transformer model, Sampling sampling, List<Beam> beams, long[] seeds) {
-    this.model = model;
+  SampledTokens(Sampling sampling, List<Beam> beams, long[] seeds) {
     this.sampling = sampling;
     for (int i = 0; i < beams.size(); i++) {
       randoms.put(beams.get(i), new SplittableRandom(seeds[i]));
@@ -29,8 +26,7 @@ final class SampledTokens implements Continuations {
   }
 
   @Override
-  public NextTokens of(INDArray states, List<Beam> live) {
-    INDArray logits = NextTokens.logits(model, states);
+  public NextTokens of(INDArray logits, List<Beam> live) {
     int vocab = (int) logits.size(1);
     ByteBuffer z = VectorMath.buffer(logits);
     int[][] tokens = new int[(int) logits.size(0)][];
@@ -38,10 +34,13 @@ final class SampledTokens implements Continuations {
     int i = 0;
     for (Beam beam : live) {
       SplittableRandom random = randoms.get(beam);
+      int forced = beam.forced();
       for (int h = 0; h < beam.active().size(); h++, i++) {
         int row = i * vocab;
         float max = z.getFloat(4 * (row + TopK.indices(z, row, vocab, 1)[0]));
-        int token = sampling.topK() > 0 ? drawTopK(z, row, vocab, max, random) : drawTopP(z, row, vocab, max, random);
+        // a forced prefix token draws nothing, so the draws after the prefix are those of a search started from it
+        int token = forced >= 0 ? forced
+            : sampling.topK() > 0 ? drawTopK(z, row, vocab, max, random) : drawTopP(z, row, vocab, max, random);
         tokens[i] = new int[] {token};
         logProbabilities[i] = new float[] {z.getFloat(4 * (row + token)) - NextTokens.logNormalizer(z, row, vocab, max)};
       }

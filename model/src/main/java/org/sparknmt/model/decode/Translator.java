@@ -18,13 +18,20 @@ import org.sparknmt.model.nn.Transformer;
  * forward state, so one translator per thread.
  */
 public final class Translator {
+  private final List<Transformer> models;
   private final Transformer model;
   private final ControlTokens tokens;
   private final DataType type;
 
   Translator(Transformer model, ControlTokens tokens, DataType type) {
+    this(List.of(model), tokens, type);
+  }
+
+  /** An ensemble's translator: searches average the models' log-probabilities; alignments come from the first. */
+  Translator(List<Transformer> models, ControlTokens tokens, DataType type) {
     requireVectorModule();
-    this.model = model;
+    this.models = List.copyOf(models);
+    this.model = models.get(0);
     this.tokens = tokens;
     this.type = type;
   }
@@ -44,7 +51,17 @@ public final class Translator {
 
   /** A translator over the parameters of a graph built by {@link TransformerFactory}. */
   public static Translator of(ComputationGraph graph, ControlTokens tokens) {
-    return new Translator(TransformerFactory.newTransformer(graph), tokens, graph.getLayer(TransformerFactory.TRANSFORMER).params().dataType());
+    return of(List.of(graph), tokens);
+  }
+
+  /**
+   * A translator of an ensemble of graphs built by {@link TransformerFactory} (one graph: that graph's): each
+   * search step's distribution is the mean of their log-probabilities ({@link EnsembleLogits}); alignments
+   * and attention maps are the first graph's. The graphs must share a vocabulary.
+   */
+  public static Translator of(List<ComputationGraph> graphs, ControlTokens tokens) {
+    return new Translator(graphs.stream().map(TransformerFactory::newTransformer).toList(), tokens,
+        graphs.get(0).getLayer(TransformerFactory.TRANSFORMER).params().dataType());
   }
 
   /** Greedy search: the most probable token at every step; score = summed log-probability. */
@@ -53,21 +70,32 @@ public final class Translator {
   }
 
   public List<Translation> beam(int[][] sources, DecodingOptions options) {
-    return new BeamSearch(model, tokens).search(sources, options, type);
-  }
-
-  /** The n best finished hypotheses of each source's beam search, best first (fewer when fewer finished). */
-  public List<List<Translation>> nbest(int[][] sources, DecodingOptions options, int n) {
-    return new BeamSearch(model, tokens).nbest(sources, options, n, type);
+    return new BeamSearch(models, tokens).search(sources, options, type);
   }
 
   /**
-   * One sampled output per source ({@link Sampling}); source i draws from its own random stream seeded with
-   * seeds[i] ({@link Sampling#sentenceSeed}), so its sample does not depend on the batch it is drawn in.
+   * The n best finished hypotheses of each source's beam search, best first (fewer when fewer finished). The
+   * outputs of source i start with the tokens prefixes[i] (without BOS), forced whatever their probability and
+   * scored with it (prefixes null, or a null or empty prefix: none); the search continues from there.
    */
-  public List<Translation> sample(int[][] sources, double maxLengthA, int maxLengthB, Sampling sampling, long[] seeds) {
-    return new BeamSearch(model, tokens).sample(sources, new DecodingOptions(1, new LengthPenalty.Power(0), maxLengthA,
-        maxLengthB), sampling, seeds, type);
+  public List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n) {
+    return new BeamSearch(models, tokens).nbest(sources, prefixes, options, n, type);
+  }
+
+  /**
+   * One sampled output per source ({@link Sampling}), source i starting with prefixes[i] (as in {@link #nbest})
+   * and drawing from its own random stream seeded with seeds[i] ({@link Sampling#sentenceSeed}), so its sample
+   * does not depend on the batch it is drawn in.
+   */
+  public List<Translation> sample(int[][] sources, int[][] prefixes, double maxLengthA, int maxLengthB,
+      Sampling sampling, long[] seeds) {
+    return new BeamSearch(models, tokens).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
+        maxLengthA, maxLengthB), sampling, seeds, type);
+  }
+
+  /** The most tokens a target prefix may have: the model's positions less BOS and EOS. */
+  public int maxPrefixLength() {
+    return Beam.maxPrefixLength(models.stream().mapToInt(m -> m.config().maxLength()).min().getAsInt());
   }
 
   /**

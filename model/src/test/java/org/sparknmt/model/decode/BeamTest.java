@@ -69,7 +69,7 @@ class BeamTest {
 
   @Test
   void greedyBeamStopsAtEos() {
-    Beam beam = new Beam(1, BOS, EOS, 10, new LengthPenalty.Power(0));
+    Beam beam = new Beam(1, BOS, EOS, 10, new LengthPenalty.Power(0), new int[0]);
     advance(beam, new float[][] {row(0.01, 0.01, 0.18, 0.8)});
     assertFalse(beam.done());
     advance(beam, new float[][] {row(0.01, 0.01, 0.9, 0.08)});
@@ -82,7 +82,7 @@ class BeamTest {
 
   @Test
   void maximumLengthCutsAnUnfinishedHypothesis() {
-    Beam beam = new Beam(1, BOS, EOS, 2, new LengthPenalty.Power(0));
+    Beam beam = new Beam(1, BOS, EOS, 2, new LengthPenalty.Power(0), new int[0]);
     advance(beam, new float[][] {row(0.01, 0.01, 0.08, 0.9)});
     advance(beam, new float[][] {row(0.01, 0.01, 0.08, 0.9)});
     assertTrue(beam.done());
@@ -96,11 +96,11 @@ class BeamTest {
     // raw scores: short ln 0.4 = −0.92, long ln 0.36 = −1.02; per token (Power 1): −0.92 vs −0.51
     float[] first = row(0.0001, 0.0001, 0.4, 0.5998);
     float[] second = row(0.0001, 0.0001, 0.6, 0.3998);
-    Beam raw = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(0));
+    Beam raw = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(0), new int[0]);
     advance(raw, new float[][] {first});
     advance(raw, rows(second, raw.active().size()));
     assertArrayEquals(new int[] {}, raw.best().tokens(), "without normalization the short output wins");
-    Beam normalized = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(1));
+    Beam normalized = new Beam(2, BOS, EOS, 5, new LengthPenalty.Power(1), new int[0]);
     advance(normalized, new float[][] {first});
     advance(normalized, rows(second, normalized.active().size()));
     assertArrayEquals(new int[] {3}, normalized.best().tokens(), "per-token normalization prefers the longer one");

@@ -27,7 +27,7 @@ import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
 
-/** n-best lists, sampling and alignments of the incremental search, against the full recomputation where one applies. */
+/** n-best lists, forced prefixes, sampling and alignments of the incremental search, against the full recomputation where one applies. */
 class DecodingVariantsTest {
 
   @Test
@@ -38,7 +38,7 @@ class DecodingVariantsTest {
       DecodingOptions options = options(4);
       List<Beam> oracle = new FullRecomputeSearch(model, TOKENS).beams(sources, options, DataType.FLOAT);
       for (int n : new int[] {1, 3, 4}) {
-        List<List<Translation>> nbest = new BeamSearch(model, TOKENS).nbest(sources, options, n, DataType.FLOAT);
+        List<List<Translation>> nbest = new BeamSearch(model, TOKENS).nbest(sources, null, options, n, DataType.FLOAT);
         for (int i = 0; i < sources.length; i++) {
           List<Translation> expected = oracle.get(i).finished().stream()
               .sorted(Comparator.comparingDouble(Translation::score).reversed()).limit(n).toList();
@@ -52,10 +52,77 @@ class DecodingVariantsTest {
         }
       }
       List<Translation> best = new BeamSearch(model, TOKENS).search(sources, options, DataType.FLOAT);
-      List<Translation> firsts = new BeamSearch(model, TOKENS).nbest(sources, options, 1, DataType.FLOAT).stream()
+      List<Translation> firsts = new BeamSearch(model, TOKENS).nbest(sources, null, options, 1, DataType.FLOAT).stream()
           .map(l -> l.get(0)).toList();
       assertSameTranslations(best, firsts, "1-best is the search's translation");
     }
+  }
+
+  /** Random prefixes of 0 to 7 tokens (an empty one and a null one among them): mostly not what the model would say. */
+  private static int[][] prefixes(Random random, int n) {
+    int[][] p = new int[n][];
+    for (int i = 1; i < n; i++) {
+      p[i] = random.ints(random.nextInt(8), 3, VOCAB).toArray();
+    }
+    p[1] = new int[0];
+    return p;
+  }
+
+  @Test
+  void forcedPrefixesAreEmittedAndTheBeamContinuesAsTheOraclesFromThem() {
+    for (boolean preNorm : new boolean[] {false, true}) {
+      Transformer model = randomModel(12, preNorm, true, false);
+      int[][] sources = sources(new Random(12), 10, VOCAB);
+      int[][] prefixes = prefixes(new Random(13), sources.length);
+      DecodingOptions options = options(4);
+      List<Beam> oracle = new FullRecomputeSearch(model, TOKENS).beams(sources, prefixes, options, DataType.FLOAT);
+      List<List<Translation>> nbest = new BeamSearch(model, TOKENS).nbest(sources, prefixes, options, 4, DataType.FLOAT);
+      for (int i = 0; i < sources.length; i++) {
+        List<Translation> expected = oracle.get(i).finished().stream()
+            .sorted(Comparator.comparingDouble(Translation::score).reversed()).toList();
+        assertSameTranslations(expected, nbest.get(i), "pre-norm " + preNorm + ", sentence " + i);
+        int[] prefix = prefixes[i] == null ? new int[0] : prefixes[i];
+        for (Translation t : nbest.get(i)) {
+          assertTrue(t.tokens().length >= prefix.length, "an output holds its prefix, even beyond a·|source| + b");
+          assertArrayEquals(prefix, Arrays.copyOf(t.tokens(), prefix.length), "sentence " + i + " starts with its prefix");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aPrefixOfTheGreedyOutputGivesTheGreedyOutput() {
+    Transformer model = randomModel(14, false, false, true);
+    Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
+    int[][] sources = sources(new Random(14), 12, VOCAB);
+    List<Translation> greedy = translator.greedy(sources, 1.5, 4);
+    int[][] prefixes = new int[sources.length][];
+    for (int i = 0; i < sources.length; i++) {
+      prefixes[i] = Arrays.copyOf(greedy.get(i).tokens(), i % (greedy.get(i).tokens().length + 1));
+    }
+    DecodingOptions greedyOptions = new DecodingOptions(1, new LengthPenalty.Power(0), 1.5, 4);
+    List<Translation> prefixed = translator.nbest(sources, prefixes, greedyOptions, 1).stream().map(l -> l.get(0)).toList();
+    assertSameTranslations(greedy, prefixed, "greedy search from a prefix of its own output");
+    long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(3, i, 0)).toArray();
+    int[][] others = prefixes(new Random(15), sources.length);
+    assertSameTranslations(translator.nbest(sources, others, greedyOptions, 1).stream().map(l -> l.get(0)).toList(),
+        translator.sample(sources, others, 1.5, 4, Sampling.topK(1, 0.7), seeds), "top-1 sampling from a prefix");
+  }
+
+  @Test
+  void aPrefixWithoutRoomForEosIsRefused() {
+    Transformer model = randomModel(1, false, false, false);
+    Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
+    assertEquals(38, translator.maxPrefixLength(), "max_length 40 less BOS and EOS");
+    int[][] sources = sources(new Random(1), 1, VOCAB);
+    DecodingOptions greedyOptions = new DecodingOptions(1, new LengthPenalty.Power(0), 1.5, 4);
+    int[] longest = new int[38];
+    Arrays.fill(longest, 5);
+    Translation t = translator.nbest(sources, new int[][] {longest}, greedyOptions, 1).get(0).get(0);
+    assertTrue(t.tokens().length >= 38 && t.tokens().length <= 39, "the prefix and at most one more token");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> translator.nbest(sources, new int[][] {Arrays.copyOf(longest, 39)}, greedyOptions, 1));
+    assertTrue(e.getMessage().contains("39 tokens"), e.getMessage());
   }
 
   @Test
@@ -66,7 +133,7 @@ class DecodingVariantsTest {
     List<Translation> greedy = translator.greedy(sources, 1.5, 4);
     long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(42, i, 0)).toArray();
     for (double temperature : new double[] {0.5, 1.0, 3.0}) {
-      List<Translation> sampled = translator.sample(sources, 1.5, 4, Sampling.topK(1, temperature), seeds);
+      List<Translation> sampled = translator.sample(sources, null, 1.5, 4, Sampling.topK(1, temperature), seeds);
       for (int i = 0; i < sources.length; i++) {
         assertArrayEquals(greedy.get(i).tokens(), sampled.get(i).tokens(), "sentence " + i + " at T " + temperature);
         assertEquals(greedy.get(i).score(), sampled.get(i).score(), 1e-5, "the model's log-probability, as greedy's");
@@ -82,14 +149,14 @@ class DecodingVariantsTest {
     int[][] sources = sources(new Random(2), 12, VOCAB);
     long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(7, i, 0)).toArray();
     for (Sampling sampling : List.of(Sampling.topK(8, 1.0), Sampling.topP(0.9, 1.5))) {
-      List<Translation> together = translator.sample(sources, 1.5, 4, sampling, seeds);
+      List<Translation> together = translator.sample(sources, null, 1.5, 4, sampling, seeds);
       // reversed, in batches of 5: every sentence in another batch at another row
       Translation[] apart = new Translation[sources.length];
       int[] order = IntStream.range(0, sources.length).map(i -> sources.length - 1 - i).toArray();
       for (int start = 0; start < order.length; start += 5) {
         int[] rows = Arrays.copyOfRange(order, start, Math.min(order.length, start + 5));
         List<Translation> t = translator.sample(Arrays.stream(rows).mapToObj(r -> sources[r]).toArray(int[][]::new),
-            1.5, 4, sampling, Arrays.stream(rows).mapToLong(r -> seeds[r]).toArray());
+            null, 1.5, 4, sampling, Arrays.stream(rows).mapToLong(r -> seeds[r]).toArray());
         for (int k = 0; k < rows.length; k++) {
           apart[rows[k]] = t.get(k);
         }
@@ -99,7 +166,7 @@ class DecodingVariantsTest {
       assertTrue(IntStream.range(0, sources.length).anyMatch(i -> !Arrays.equals(greedy.get(i).tokens(),
           together.get(i).tokens())), sampling + " draws other outputs than greedy search");
       long[] otherSeeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(8, i, 0)).toArray();
-      List<Translation> other = translator.sample(sources, 1.5, 4, sampling, otherSeeds);
+      List<Translation> other = translator.sample(sources, null, 1.5, 4, sampling, otherSeeds);
       assertTrue(IntStream.range(0, sources.length).anyMatch(i -> !Arrays.equals(other.get(i).tokens(),
           together.get(i).tokens())), sampling + ": another seed draws other samples");
     }

@@ -15,11 +15,16 @@ import org.sparknmt.model.nn.Transformer;
  * training forward pass (causal mask) over every live hypothesis's whole prefix at every step.
  */
 final class FullRecomputeSearch {
-  private final Transformer model;
+  private final List<Transformer> models;
   private final ControlTokens tokens;
 
   FullRecomputeSearch(Transformer model, ControlTokens tokens) {
-    this.model = model;
+    this(List.of(model), tokens);
+  }
+
+  /** An ensemble's search: each step's log-probabilities are the models' mean, renormalized (in double). */
+  FullRecomputeSearch(List<Transformer> models, ControlTokens tokens) {
+    this.models = models;
     this.tokens = tokens;
   }
 
@@ -29,30 +34,37 @@ final class FullRecomputeSearch {
 
   /** Each source's beam, searched to its end. */
   List<Beam> beams(int[][] sources, DecodingOptions options, DataType type) {
+    return beams(sources, null, options, type);
+  }
+
+  /** Each source's beam, its outputs starting with prefixes[i] (null: none), searched to its end. */
+  List<Beam> beams(int[][] sources, int[][] prefixes, DecodingOptions options, DataType type) {
     SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
-    INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
-    int d = (int) memory.size(1);
-    INDArray memoryRows = memory.reshape(src.size(), (long) src.length() * d); // [batch, t_src·d]
-    List<Beam> beams = Beam.forEach(sources, options, tokens, model.config().maxLength());
+    List<INDArray> memoryRows = new ArrayList<>();
+    for (Transformer model : models) {
+      INDArray memory = model.encode(src.size(), src.ids(), src.keep(), type, false);
+      memoryRows.add(memory.reshape(src.size(), (long) src.length() * memory.size(1))); // [batch, t_src·d]
+    }
+    List<Beam> beams = Beam.forEach(sources, prefixes, options, tokens, models.get(0).config().maxLength());
     for (int t = 1; beams.stream().anyMatch(b -> !b.done()); t++) {
       List<Integer> sentence = new ArrayList<>();
-      List<int[]> prefixes = new ArrayList<>();
+      List<int[]> decoded = new ArrayList<>();
       for (int i = 0; i < beams.size(); i++) {
         if (!beams.get(i).done()) {
           for (Hypothesis h : beams.get(i).active()) {
             sentence.add(i);
-            prefixes.add(h.tokens());
+            decoded.add(h.tokens());
           }
         }
       }
-      float[][] next = nextTokenLogProbabilities(sentence, prefixes, t, memoryRows, src, d);
+      float[][] next = mean(sentence, decoded, t, memoryRows, src);
       int row = 0;
       for (Beam beam : beams) {
         if (!beam.done()) {
           int n = beam.active().size();
           float[][] mine = new float[n][];
           System.arraycopy(next, row, mine, 0, n);
-          beam.advance(best(mine, beam.candidatesPerHypothesis()));
+          beam.advance(beam.forced() >= 0 ? forced(mine, beam.forced()) : best(mine, beam.candidatesPerHypothesis()));
           row += n;
         }
       }
@@ -60,9 +72,38 @@ final class FullRecomputeSearch {
     return beams;
   }
 
-  /** Runs the decoder over n prefixes of length t; returns the next-token log-probabilities [n][vocab]. */
-  private float[][] nextTokenLogProbabilities(List<Integer> sentence, List<int[]> prefixes, int t,
-      INDArray memoryRows, SourceBatch src, int d) {
+  /** The models' next-token log-probabilities [n][vocab], or their mean renormalized. */
+  private float[][] mean(List<Integer> sentence, List<int[]> prefixes, int t, List<INDArray> memoryRows,
+      SourceBatch src) {
+    if (models.size() == 1) {
+      return nextTokenLogProbabilities(models.get(0), sentence, prefixes, t, memoryRows.get(0), src);
+    }
+    List<float[][]> each = new ArrayList<>();
+    for (int m = 0; m < models.size(); m++) {
+      each.add(nextTokenLogProbabilities(models.get(m), sentence, prefixes, t, memoryRows.get(m), src));
+    }
+    float[][] mean = new float[each.get(0).length][each.get(0)[0].length];
+    for (int i = 0; i < mean.length; i++) {
+      double[] row = new double[mean[i].length];
+      double normalizer = 0;
+      for (int j = 0; j < row.length; j++) {
+        for (float[][] logProbabilities : each) {
+          row[j] += logProbabilities[i][j];
+        }
+        row[j] /= each.size();
+        normalizer += Math.exp(row[j]);
+      }
+      for (int j = 0; j < row.length; j++) {
+        mean[i][j] = (float) (row[j] - Math.log(normalizer));
+      }
+    }
+    return mean;
+  }
+
+  /** Runs a model's decoder over n prefixes of length t; returns the next-token log-probabilities [n][vocab]. */
+  private static float[][] nextTokenLogProbabilities(Transformer model, List<Integer> sentence, List<int[]> prefixes,
+      int t, INDArray memoryRows, SourceBatch src) {
+    int d = (int) (memoryRows.size(1) / src.length());
     int n = prefixes.size();
     int[] rows = sentence.stream().mapToInt(Integer::intValue).toArray();
     int[] ids = new int[n * t];
@@ -74,6 +115,17 @@ final class FullRecomputeSearch {
     INDArray states = model.decode(n, ids, null, memory, keep, false);
     INDArray last = states.reshape(n, t, d).get(NDArrayIndex.all(), NDArrayIndex.point(t - 1), NDArrayIndex.all());
     return model.logProbabilities(last.dup('c')).castTo(DataType.FLOAT).toFloatMatrix();
+  }
+
+  /** The one token every row must take, with its log-probability in full rows [n][vocab]. */
+  static NextTokens forced(float[][] logProbabilities, int token) {
+    int[][] tokens = new int[logProbabilities.length][];
+    float[][] chosen = new float[logProbabilities.length][];
+    for (int i = 0; i < tokens.length; i++) {
+      tokens[i] = new int[] {token};
+      chosen[i] = new float[] {logProbabilities[i][token]};
+    }
+    return new NextTokens(tokens, chosen);
   }
 
   /** The k best tokens of full rows of log-probabilities [n][vocab]. */
