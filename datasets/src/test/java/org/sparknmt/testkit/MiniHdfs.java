@@ -1,6 +1,7 @@
 package org.sparknmt.testkit;
 
 import java.io.IOException;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -12,11 +13,21 @@ import org.sparknmt.datasets.hdfs.EmbeddedHdfs;
  * <p>Register with {@code @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();}.
  */
 public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback {
+  private final Map<String, String> settings;
   private EmbeddedHdfs hdfs;
+
+  public MiniHdfs() {
+    this(Map.of());
+  }
+
+  /** With more settings of the NameNode and DataNode ({@link NameNodeAudit} as an audit logger). */
+  public MiniHdfs(Map<String, String> settings) {
+    this.settings = settings;
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
-    hdfs = EmbeddedHdfs.start(BuildDirs.fresh("hdfs-" + context.getRequiredTestClass().getSimpleName()), true);
+    hdfs = EmbeddedHdfs.start(BuildDirs.fresh("hdfs-" + context.getRequiredTestClass().getSimpleName()), true, 0, settings);
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.sparknmt.datasets.hdfs;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
@@ -31,7 +32,14 @@ public final class EmbeddedHdfs implements AutoCloseable {
    * {@code hdfs://127.0.0.1:PORT/...} URIs stay valid across restarts.
    */
   public static EmbeddedHdfs start(Path baseDir, boolean format, int port) throws IOException {
+    return start(baseDir, format, port, Map.of());
+  }
+
+  /** As {@link #start(Path, boolean, int)}, with more settings of the NameNode and DataNode (a test's audit logger). */
+  public static EmbeddedHdfs start(Path baseDir, boolean format, int port, Map<String, String> settings)
+      throws IOException {
     Configuration conf = new Configuration();
+    settings.forEach(conf::set);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.toAbsolutePath().toString());
     conf.setInt("dfs.replication", 1);
     conf.setBoolean("dfs.permissions.enabled", false);

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,13 @@ public final class CheckpointStore {
   private final Configuration hadoop;
   /** Its temporary folders and probes carry its id, so that {@link #prune} removes only this store's own. */
   private final CheckpointWriter writer;
+  /**
+   * The {@code step-N} folders this store found damaged, or unreadable while a newer intact one existed,
+   * by name: damage does not heal, and reading a file whose block has no live replica waits for HDFS's
+   * block retries (about 20 s) each time, so each is read once and skipped without reading from then on,
+   * until this store writes that name again.
+   */
+  private final Map<String, Folder> skipped = new HashMap<>();
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -92,6 +100,7 @@ public final class CheckpointStore {
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
   public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
+    skipped.remove(name);
     try {
       return writer.write(name, state, model, outer);
     } catch (IOException e) {
@@ -138,6 +147,7 @@ public final class CheckpointStore {
       }
       if (folder.problem() != null) {
         LOG.warn("skipping checkpoint {}: {}", folder.path(), folder.problem());
+        skipped.put(folder.path().getName(), folder);
         continue;
       }
       found.add(new Checkpoint(folder.path(), folder.step(), folder.state()));
@@ -171,7 +181,8 @@ public final class CheckpointStore {
     for (FileStatus status : fs.listStatus(root)) {
       Matcher matcher = NAME.matcher(status.getPath().getName());
       if (status.isDirectory() && matcher.matches()) {
-        folders.add(inspect(status.getPath(), Long.parseLong(matcher.group(1))));
+        Folder known = skipped.get(status.getPath().getName());
+        folders.add(known != null ? known : inspect(status.getPath(), Long.parseLong(matcher.group(1))));
       }
     }
     return folders;
@@ -206,8 +217,12 @@ public final class CheckpointStore {
    * checkpoint never ranks as best (Double.compare would put NaN above every number).
    */
   public Optional<Checkpoint> best() throws IOException {
+    return best(list());
+  }
+
+  private static Optional<Checkpoint> best(List<Checkpoint> intact) {
     Comparator<Checkpoint> byLoss = Comparator.comparingDouble(c -> -c.state().metric(RunMetric.VALID_LOSS));
-    List<Checkpoint> validated = list().stream().filter(c -> measured(c, RunMetric.VALID_LOSS)).toList();
+    List<Checkpoint> validated = intact.stream().filter(c -> measured(c, RunMetric.VALID_LOSS)).toList();
     if (validated.stream().anyMatch(c -> measured(c, RunMetric.VALID_BLEU))) {
       return validated.stream().filter(c -> measured(c, RunMetric.VALID_BLEU))
           .max(Comparator.comparingDouble((Checkpoint c) -> c.state().metric(RunMetric.VALID_BLEU))
@@ -286,7 +301,7 @@ public final class CheckpointStore {
    */
   public void prune(int keepLast) throws IOException {
     List<Checkpoint> all = list();
-    Optional<Checkpoint> best = best();
+    Optional<Checkpoint> best = best(all);
     for (int i = 0; i < all.size() - keepLast; i++) {
       Checkpoint old = all.get(i);
       if (best.isEmpty() || best.get().step() != old.step()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.ZoneOffset;
@@ -13,15 +14,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.files.DurableFiles;
 import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
+import org.sparknmt.job.io.FileReplacement;
 import org.sparknmt.job.io.HadoopLines;
+import org.sparknmt.job.io.WriteLeftovers;
 import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.metrics.Chrf;
 import org.sparknmt.job.metrics.Evaluation;
@@ -32,7 +38,8 @@ import org.sparknmt.job.translate.TranslationModel;
 /**
  * A cluster evaluation run: several checkpoints of a run translate the same source in one Spark
  * application and are scored against one reference. The translations and a JSON report go to
- * {@code RUN/eval/eval-<UTC time>/} and {@code RUN/eval/eval-<UTC time>.json}.
+ * {@code RUN/eval/eval-<UTC time>/} and {@code RUN/eval/eval-<UTC time>.json}; the report appears only
+ * complete (a temporary name, then a rename), and what killed evaluations left is removed first.
  */
 public final class CheckpointEvaluation {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -91,7 +98,11 @@ public final class CheckpointEvaluation {
             + " lines, --ref " + refUri + " has " + referenceLines + " lines");
       }
       String stamp = "eval-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
-      Path folder = new Path(new Path(runUri, "eval"), stamp);
+      Path evalRoot = new Path(runUri, "eval");
+      Path folder = new Path(evalRoot, stamp);
+      FileSystem fs = evalRoot.getFileSystem(sc.hadoopConfiguration());
+      WriteLeftovers.Write write = WriteLeftovers.Write.start();
+      removeKilledAttempts(fs, evalRoot, write);
       List<Row> rows = new ArrayList<>();
       for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
         TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data));
@@ -101,14 +112,39 @@ public final class CheckpointEvaluation {
         rows.add(new Row(model.checkpoint(), model.step(), scored.bleu().score(), scored.chrf().score(),
             scored.bleu().ratio(), translated.sentencesPerSecond(), translated.tokensPerSecond(), translated.lines(), hyp));
       }
-      Path json = new Path(new Path(runUri, "eval"), stamp + ".json");
+      Path json = new Path(evalRoot, stamp + ".json");
       ObjectNode report = report(runUri, srcUri, refUri, config, rows);
-      try (OutputStream out = json.getFileSystem(sc.hadoopConfiguration()).create(json, false)) {
+      Path partial = write.partial(json);
+      try (OutputStream out = DurableFiles.create(fs, partial, false)) {
         out.write(JSON.writeValueAsBytes(report));
       }
+      FileReplacement.replace(fs, partial, json);
       return new Report(rows, json.toString(), report);
     } finally {
       source.unpersist();
+    }
+  }
+
+  /**
+   * Removes what evaluations whose driver was killed left under {@code RUN/eval}, where their writer is
+   * provably gone: the hidden files of their translations in each {@code eval-<time>/} that has no
+   * report, the folder itself when nothing else is in it, and a report that was not yet renamed.
+   * Translations a killed evaluation had finished stay.
+   */
+  static void removeKilledAttempts(FileSystem fs, Path evalRoot, WriteLeftovers.Write own) throws IOException {
+    WriteLeftovers.remove(fs, evalRoot, own, null);
+    FileStatus[] attempts;
+    try {
+      attempts = fs.listStatus(evalRoot, path -> path.getName().startsWith("eval-"));
+    } catch (FileNotFoundException e) {
+      return;
+    }
+    for (FileStatus attempt : attempts) {
+      Path report = new Path(evalRoot, attempt.getPath().getName() + ".json");
+      if (attempt.isDirectory() && !fs.exists(report) && !WriteLeftovers.remove(fs, attempt.getPath(), own, null).isEmpty()
+          && fs.listStatus(attempt.getPath()).length == 0) {
+        fs.delete(attempt.getPath(), false);
+      }
     }
   }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,7 +19,8 @@ import org.sparknmt.datasets.files.DurableFiles;
  * hidden folder beside the target ({@code .NAME.parts-<id>}), then the driver streams the parts,
  * in name order, into the target, compressed when its name says so ({@code .gz}, {@code .bz2}), and
  * removes the folder. The target appears only when complete: written under a temporary name, it then
- * takes the target's name by {@link FileReplacement}, so a replaced file is never lost to a kill.
+ * takes the target's name by {@link FileReplacement}, so a replaced file is never lost to a kill. What a
+ * killed write leaves hidden is removed by the next write beside it ({@link WriteLeftovers}).
  */
 public final class SingleFileOutput {
   private SingleFileOutput() {}
@@ -40,9 +40,10 @@ public final class SingleFileOutput {
             + (fs.getFileStatus(target).isDirectory() ? " and is a directory" : "; remove it or pass --force"));
       }
     }
-    String id = UUID.randomUUID().toString();
-    Path parts = new Path(target.getParent(), "." + target.getName() + ".parts-" + id);
-    Path partial = new Path(target.getParent(), "." + target.getName() + ".tmp-" + id);
+    WriteLeftovers.Write write = WriteLeftovers.Write.start();
+    WriteLeftovers.remove(fs, target.getParent(), write, target.getName());
+    Path parts = write.parts(target);
+    Path partial = write.partial(target);
     try {
       lines.saveAsTextFile(parts.toString());
       long count = concatenate(fs, parts, partial, new CompressionCodecFactory(hadoop).getCodec(target));

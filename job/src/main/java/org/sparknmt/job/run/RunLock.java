@@ -5,7 +5,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -17,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -31,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.files.DurableFiles;
 import org.sparknmt.job.io.StorageFailures;
+import org.sparknmt.job.io.WriterProcess;
 
 /**
  * One writer per run directory: {@code RUN/.lock}, created only where no file of that name exists
@@ -67,51 +66,22 @@ public final class RunLock implements AutoCloseable {
   public record Holder(String id, String host, long pid, String started, String command, String pidNamespace,
       long startTicks) {
     static Holder current(String command) {
-      long pid = ProcessHandle.current().pid();
-      return new Holder(UUID.randomUUID().toString(), hostName(), pid, Instant.now().toString(), command,
-          currentPidNamespace(), processStartTicks(pid).orElse(0));
+      WriterProcess process = WriterProcess.current();
+      return new Holder(UUID.randomUUID().toString(), process.host(), process.pid(), Instant.now().toString(), command,
+          process.pidNamespace(), process.startTicks());
     }
 
     /**
-     * Whether this process can prove that this holder's process has ended: it ran on this host (a name
-     * that resolved), in this pid namespace, and no process with its pid and start ticks exists, where
-     * {@code /proc} shows other processes ({@code hidepid} would hide a live holder). Anything less proves
-     * nothing: the lock then stays until {@code --break-lock}.
+     * Whether this process can prove that this holder's process has ended ({@link WriterProcess#provablyGone}).
+     * Anything less proves nothing: the lock then stays until {@code --break-lock}.
      */
     boolean provablyGone() {
-      if (host.equals("unknown") || !host.equals(hostName()) || startTicks <= 0 || pidNamespace == null
-          || !pidNamespace.equals(currentPidNamespace()) || !Files.isReadable(java.nio.file.Path.of("/proc/1/stat"))) {
-        return false;
-      }
-      OptionalLong now = processStartTicks(pid);
-      return now.isEmpty() ? !Files.exists(java.nio.file.Path.of("/proc", Long.toString(pid)))
-          : now.getAsLong() != startTicks;
+      return new WriterProcess(host, pid, pidNamespace, startTicks).provablyGone();
     }
 
     @Override
     public String toString() {
       return "sparknmt " + command + " on host " + host + ", pid " + pid + ", started " + started;
-    }
-  }
-
-  /** This process's pid namespace, or null without {@code /proc}. */
-  private static String currentPidNamespace() {
-    try {
-      return Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid")).toString();
-    } catch (IOException | UnsupportedOperationException e) {
-      return null;
-    }
-  }
-
-  /** Field 22 of {@code /proc/PID/stat}: the process's start in clock ticks since boot; empty if not readable. */
-  static OptionalLong processStartTicks(long pid) {
-    try {
-      String stat = Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
-      // the command name (field 2) is in parentheses and may hold spaces: count fields after its ')'
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return OptionalLong.of(Long.parseLong(fields[19]));
-    } catch (IOException | RuntimeException e) {
-      return OptionalLong.empty();
     }
   }
 
@@ -399,14 +369,6 @@ public final class RunLock implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("cannot read the run lock {}: {}", file, e.getMessage());
       return Optional.empty();
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "unknown";
     }
   }
 }

@@ -181,7 +181,7 @@ class RunLockTest {
     ended.waitFor();
     String host = InetAddress.getLocalHost().getHostName();
     String namespace = Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid")).toString();
-    long ticks = RunLock.processStartTicks(ProcessHandle.current().pid()).orElseThrow();
+    long ticks = org.sparknmt.job.io.WriterProcess.processStartTicks(ProcessHandle.current().pid()).orElseThrow();
     // a name that did not resolve ("unknown" on both sides), another container, or no start ticks prove nothing
     for (RunLock.Holder unproven : new RunLock.Holder[] {
         new RunLock.Holder("a", "unknown", ended.pid(), Instant.now().toString(), "train", namespace, ticks),
