@@ -130,7 +130,8 @@ class RunLockTest {
         assertEquals(1, code, args[0] + ": " + err);
         assertTrue(err.toString().startsWith("sparknmt " + args[0] + ": " + holder.file() + " is held by sparknmt train on host "),
             err.toString());
-        assertTrue(seconds < 5, args[0] + " took " + seconds + " s");
+        // "at once": no waiting for the holder; the bound leaves room for class loading on a loaded host
+        assertTrue(seconds < 30, args[0] + " took " + seconds + " s");
       }
     }
   }
