@@ -39,7 +39,10 @@ import org.sparknmt.job.translate.TranslationModel;
  * {@code RUN/data}) and broadcasts it once; each task translates its partition in blocks sorted by
  * length and emits the partition's rows in their order with every column kept and the translation
  * appended. A null cell gives null, an empty one an empty string, an over-long one is translated in
- * pieces as the text path does; no row is dropped. Defaults of the search params are the
+ * pieces as the text path does; no row is dropped. n-best lists (an array column), alignments (a
+ * string column), samples and prefixes are the text path's, checked as its options are
+ * ({@link #hypothesesConfig}); a row's sample is seeded by its input value, so it does not depend on
+ * the partitioning. Defaults of the search params are the
  * {@code translate} config section's defaults; {@link #explainParams()} lists them. Saves and loads
  * with its params ({@link DefaultParamsWritable}, {@link #load}); the model itself is referenced by
  * run URI and checkpoint, not copied.
