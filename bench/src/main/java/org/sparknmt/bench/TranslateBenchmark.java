@@ -8,8 +8,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.BleuScore;
+import org.sparknmt.job.translate.HypothesesConfig;
+import org.sparknmt.job.translate.OutputFormat;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -20,7 +23,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam
- * 1 and beam 4 on one corpus, after a warm-up pass over the whole corpus at beam 4 (model restore, JIT,
+ * 1 and beam 4 on one corpus, of an ensemble of the run's last 2 checkpoints at beam 4 and of top-k 10
+ * sampling (temperature 1, seed 0), after a warm-up pass over the whole corpus at beam 4 (model restore, JIT,
  * and the search threads' workspaces sized by its longest batch, as a job's first batch sizes them: a
  * partition is searched longest batch first), whose time is printed as a fresh JVM's first pass, and an
  * untimed pass at each beam before its timed runs (a job runs one beam throughout); each
@@ -28,7 +32,8 @@ import picocli.CommandLine.Option;
  * BLEU and the length ratio against the reference show that speed does not come from shorter outputs.
  */
 @Command(name = "TranslateBenchmark", mixinStandardHelpOptions = true,
-    description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4 (median of REPEATS runs).")
+    description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4, of an ensemble "
+        + "of the last 2 checkpoints at beam 4 and of top-k 10 sampling (median of REPEATS runs).")
 public final class TranslateBenchmark implements Callable<Integer> {
 
   @Mixin
@@ -44,6 +49,9 @@ public final class TranslateBenchmark implements Callable<Integer> {
 
   @Option(names = "--ref", required = true, paramLabel = "FILE", description = "Reference translations of the input.")
   String ref;
+
+  /** The best text of a beam search: translate without n-best, sampling or prefix options. */
+  private static final HypothesesConfig BEST = new HypothesesConfig(1, OutputFormat.TEXT, false, "none", 1.0, 0, "");
 
   private record Timed(TranslateJob.Result result, String load) {}
 
@@ -66,30 +74,47 @@ public final class TranslateBenchmark implements Callable<Integer> {
       System.out.printf("  warm-up, this JVM's first pass (beam 4): %.1f s, %.1f target tokens/s%n", warmUp.seconds(),
           warmUp.tokensPerSecond());
       for (int beam : new int[] {1, 4}) {
-        TranslateConfig config = defaults.with(beam, null, null, null, null, null);
-        String output = work.resolve("beam-" + beam + ".txt").toUri().toString();
-        // the JIT compiled the search for the beam it last ran: greedy runs after the beam-4 warm-up got
-        // faster run by run, so each beam gets an untimed pass of its own
-        TranslateJob.Result untimed = TranslateJob.run(sc, model, config, input, output, true);
-        System.out.printf("  beam %d untimed pass: %.1f s%n", beam, untimed.seconds());
-        List<Timed> runs = new ArrayList<>();
-        for (int i = 0; i < setup.repeats; i++) {
-          String load = loadAverage();
-          runs.add(new Timed(TranslateJob.run(sc, model, config, input, output, true), load));
-        }
-        BleuScore bleu = EvaluateJob.run(sc, output, ref).bleu();
-        for (Timed run : runs) {
-          System.out.printf("  beam %d run: %.1f s, load average %s%n", beam, run.result().seconds(), run.load());
-        }
-        Timed median = runs.stream().sorted(Comparator.comparingDouble(t -> t.result().seconds())).toList()
-            .get(runs.size() / 2);
-        TranslateJob.Result r = median.result();
-        System.out.printf("beam %d: %d sentences, %d target tokens in %.1f s: %.2f sentences/s, %.1f target tokens/s, "
-            + "BLEU %.2f, length ratio %.3f, load average %s%n", beam, r.lines(), r.targetTokens(), r.seconds(),
-            r.sentencesPerSecond(), r.tokensPerSecond(), bleu.score(), bleu.ratio(), median.load());
+        time(sc, "beam " + beam, model, defaults.with(beam, null, null, null, null, null), BEST, work);
       }
+      List<CheckpointStore.Checkpoint> all = new CheckpointStore(setup.run, sc.hadoopConfiguration()).list();
+      if (all.size() < 2) {
+        System.out.println("ensemble beam 4: not run (the run has " + all.size() + " checkpoint)");
+      } else {
+        List<String> lastTwo = all.subList(all.size() - 2, all.size()).stream().map(c -> c.path().toString()).toList();
+        time(sc, "ensemble beam 4", TranslationModel.load(setup.run, lastTwo, sc.hadoopConfiguration()), defaults,
+            BEST, work);
+      }
+      time(sc, "sample topk=10", model, defaults, new HypothesesConfig(1, OutputFormat.TEXT, false, "topk=10", 1.0, 0, ""),
+          work);
     }
     return 0;
+  }
+
+  /**
+   * Prints the median of REPEATS timed runs of one setting, {@code label} first, with its BLEU, after an
+   * untimed pass: the JIT compiled the search for the setting it last ran (greedy runs after the beam-4
+   * warm-up got faster run by run), so each setting gets an untimed pass of its own.
+   */
+  private void time(JavaSparkContext sc, String label, TranslationModel model, TranslateConfig config,
+      HypothesesConfig hypotheses, Path work) throws IOException {
+    String output = work.resolve(label.replace(' ', '-').replace('=', '-') + ".txt").toUri().toString();
+    TranslateJob.Result untimed = TranslateJob.run(sc, model, config, hypotheses, setup.input, output, true);
+    System.out.printf("  %s untimed pass: %.1f s%n", label, untimed.seconds());
+    List<Timed> runs = new ArrayList<>();
+    for (int i = 0; i < setup.repeats; i++) {
+      String load = loadAverage();
+      runs.add(new Timed(TranslateJob.run(sc, model, config, hypotheses, setup.input, output, true), load));
+    }
+    BleuScore bleu = EvaluateJob.run(sc, output, ref).bleu();
+    for (Timed run : runs) {
+      System.out.printf("  %s run: %.1f s, load average %s%n", label, run.result().seconds(), run.load());
+    }
+    Timed median = runs.stream().sorted(Comparator.comparingDouble(t -> t.result().seconds())).toList()
+        .get(runs.size() / 2);
+    TranslateJob.Result r = median.result();
+    System.out.printf("%s: %d sentences, %d target tokens in %.1f s: %.2f sentences/s, %.1f target tokens/s, "
+        + "BLEU %.2f, length ratio %.3f, load average %s, %s%n", label, r.lines(), r.targetTokens(), r.seconds(),
+        r.sentencesPerSecond(), r.tokensPerSecond(), bleu.score(), bleu.ratio(), median.load(), model.checkpoint());
   }
 
   /** The 1-, 5- and 15-minute load averages (Linux), or "n/a". */

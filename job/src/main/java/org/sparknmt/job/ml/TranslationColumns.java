@@ -34,13 +34,30 @@ final class TranslationColumns {
     return schema.fieldIndex(name);
   }
 
-  /** {@code schema} with the string column {@code output} appended, null where {@code input} is null. */
-  static StructType withTranslation(StructType schema, String input, String output) {
+  /** An n-best list's element: a hypothesis and its score. */
+  static final StructType HYPOTHESIS = new StructType()
+      .add("text", DataTypes.StringType, false)
+      .add("score", DataTypes.DoubleType, false);
+
+  /**
+   * {@code schema} with column {@code output} appended, null where {@code input} is null: a string, or with
+   * {@code list} an array of {@link #HYPOTHESIS}; then the string column {@code alignments} unless it is empty.
+   */
+  static StructType withTranslation(StructType schema, String input, String output, boolean list, String alignments) {
     StructField source = schema.fields()[source(schema, input)];
-    if (Arrays.asList(schema.fieldNames()).contains(output)) {
-      throw new UsageException("outputCol \"" + output
-          + "\" already exists: choose another name (setOutputCol)");
+    absent(schema, "outputCol", output, "setOutputCol");
+    StructType out = schema.add(new StructField(output,
+        list ? DataTypes.createArrayType(HYPOTHESIS, false) : DataTypes.StringType, source.nullable(), Metadata.empty()));
+    if (alignments.isEmpty()) {
+      return out;
     }
-    return schema.add(new StructField(output, DataTypes.StringType, source.nullable(), Metadata.empty()));
+    absent(out, "alignmentsCol", alignments, "setAlignmentsCol");
+    return out.add(new StructField(alignments, DataTypes.StringType, source.nullable(), Metadata.empty()));
+  }
+
+  private static void absent(StructType schema, String param, String name, String setter) {
+    if (Arrays.asList(schema.fieldNames()).contains(name)) {
+      throw new UsageException(param + " \"" + name + "\" already exists: choose another name (" + setter + ")");
+    }
   }
 }

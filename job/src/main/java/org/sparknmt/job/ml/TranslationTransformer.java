@@ -10,6 +10,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
@@ -25,6 +26,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslationModel;
 
@@ -37,7 +39,10 @@ import org.sparknmt.job.translate.TranslationModel;
  * {@code RUN/data}) and broadcasts it once; each task translates its partition in blocks sorted by
  * length and emits the partition's rows in their order with every column kept and the translation
  * appended. A null cell gives null, an empty one an empty string, an over-long one is translated in
- * pieces as the text path does; no row is dropped. Defaults of the search params are the
+ * pieces as the text path does; no row is dropped. n-best lists (an array column), alignments (a
+ * string column), samples and prefixes are the text path's, checked as its options are
+ * ({@link #hypothesesConfig}); a row's sample is seeded by its input value, so it does not depend on
+ * the partitioning. Defaults of the search params are the
  * {@code translate} config section's defaults; {@link #explainParams()} lists them. Saves and loads
  * with its params ({@link DefaultParamsWritable}, {@link #load}); the model itself is referenced by
  * run URI and checkpoint, not copied.
@@ -57,6 +62,12 @@ public final class TranslationTransformer extends Transformer implements Default
   private final IntParam batchSize;
   private final StringArrayParam ensemble;
   private final Param<String> prefixCol;
+  private final IntParam nbest;
+  private final Param<String> alignmentsCol;
+  private final IntParam sampleTopK;
+  private final DoubleParam sampleTopP;
+  private final DoubleParam temperature;
+  private final LongParam seed;
 
   public TranslationTransformer() {
     this(Identifiable.randomUID("translation"));
@@ -83,7 +94,21 @@ public final class TranslationTransformer extends Transformer implements Default
         "further checkpoints of the run searched together with checkpoint: an ensemble averaging their log-probabilities");
     prefixCol = new Param<>(this, "prefixCol",
         "string column of target prefixes each translation starts with (null or empty: none); empty name = no prefixes");
+    nbest = new IntParam(this, "nbest", "the n best translations (<= beam): outputCol is then an array of structs "
+        + "{text string, score double}, best first; 0 = the best text as a string column (>= 0)", ParamValidators.gtEq(0));
+    alignmentsCol = new Param<>(this, "alignmentsCol", "string column to append with the best translation's word "
+        + "alignment, Pharaoh source-target pairs of 0-based word indices; empty name = none");
+    sampleTopK = new IntParam(this, "sampleTopK", "sample each translation from the k most probable tokens of each "
+        + "step instead of the beam; 0 = not top-k (>= 0)", ParamValidators.gtEq(0));
+    sampleTopP = new DoubleParam(this, "sampleTopP", "sample each translation from the fewest most probable tokens of "
+        + "each step whose probabilities sum to at least p instead of the beam; 0 = not top-p (0 <= p <= 1)",
+        ParamValidators.inRange(0, 1));
+    temperature = new DoubleParam(this, "temperature", "sampling temperature: the logits are divided by it (> 0)",
+        ParamValidators.gt(0));
+    seed = new LongParam(this, "seed", "sampling seed: a row's sample depends only on it, the row's input value and "
+        + "the model");
     TranslateConfig defaults = JobConfig.load(null, List.of()).bind("translate", TranslateConfig.class);
+    HypothesesConfig hypotheses = JobConfig.load(null, List.of()).bind("translate", HypothesesConfig.class);
     setDefault(checkpoint, "latest");
     setDefault(inputCol, "source");
     setDefault(outputCol, "translation");
@@ -94,6 +119,12 @@ public final class TranslationTransformer extends Transformer implements Default
     setDefault(batchSize, defaults.batchSize());
     setDefault(ensemble, new String[0]);
     setDefault(prefixCol, "");
+    setDefault(nbest, 0);
+    setDefault(alignmentsCol, "");
+    setDefault(sampleTopK, 0);
+    setDefault(sampleTopP, 0.0);
+    setDefault(temperature, hypotheses.temperature());
+    setDefault(seed, hypotheses.seed());
   }
 
   /** How {@code Pipeline.load} and PySpark's {@code JavaMLReadable} read a saved transformer. */
@@ -154,6 +185,34 @@ public final class TranslationTransformer extends Transformer implements Default
     return (TranslationTransformer) set(prefixCol, value);
   }
 
+  /** Translate to the {@code n} best, an array column (0: the best text, a string column). */
+  public TranslationTransformer setNbest(int n) {
+    return (TranslationTransformer) set(nbest, n);
+  }
+
+  /** Append the best translation's word alignment as string column {@code value} (empty: none). */
+  public TranslationTransformer setAlignmentsCol(String value) {
+    return (TranslationTransformer) set(alignmentsCol, value);
+  }
+
+  /** Sample from the {@code k} most probable tokens of each step instead of searching (0: not top-k). */
+  public TranslationTransformer setSampleTopK(int k) {
+    return (TranslationTransformer) set(sampleTopK, k);
+  }
+
+  /** Sample from the smallest set of tokens with probability at least {@code p} instead of searching (0: not top-p). */
+  public TranslationTransformer setSampleTopP(double p) {
+    return (TranslationTransformer) set(sampleTopP, p);
+  }
+
+  public TranslationTransformer setTemperature(double value) {
+    return (TranslationTransformer) set(temperature, value);
+  }
+
+  public TranslationTransformer setSeed(long value) {
+    return (TranslationTransformer) set(seed, value);
+  }
+
   /** The search of {@code config} (its partitions aside: a table keeps its own). */
   public TranslationTransformer setSearch(TranslateConfig config) {
     return setBeam(config.beam()).setLengthPenalty(config.lengthPenalty()).setMaxLenA(config.maxLenA())
@@ -206,6 +265,30 @@ public final class TranslationTransformer extends Transformer implements Default
     return prefixCol;
   }
 
+  public IntParam nbest() {
+    return nbest;
+  }
+
+  public Param<String> alignmentsCol() {
+    return alignmentsCol;
+  }
+
+  public IntParam sampleTopK() {
+    return sampleTopK;
+  }
+
+  public DoubleParam sampleTopP() {
+    return sampleTopP;
+  }
+
+  public DoubleParam temperature() {
+    return temperature;
+  }
+
+  public LongParam seed() {
+    return seed;
+  }
+
   public String getInputCol() {
     return getOrDefault(inputCol);
   }
@@ -220,9 +303,36 @@ public final class TranslationTransformer extends Transformer implements Default
         (Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB), (Integer) getOrDefault(batchSize), 0);
   }
 
+  /**
+   * The hypotheses these params ask for, checked as the command line's options are (n-best against the
+   * beam, sampling with one hypothesis), or null for the best text of a beam search without prefixes.
+   *
+   * @throws UsageException naming the params in error
+   */
+  public HypothesesConfig hypothesesConfig() {
+    int k = (Integer) getOrDefault(sampleTopK);
+    double p = (Double) getOrDefault(sampleTopP);
+    if (k > 0 && p > 0) {
+      throw new UsageException("sampleTopK " + k + " and sampleTopP " + p + " are both set: sampling is top-k or top-p,"
+          + " set the other to 0");
+    }
+    int n = (Integer) getOrDefault(nbest);
+    boolean alignments = !getOrDefault(alignmentsCol).isEmpty();
+    if (n == 0 && !alignments && k == 0 && p == 0 && getOrDefault(prefixCol).isEmpty()) {
+      return null;
+    }
+    String sample = k > 0 ? "topk=" + k : p > 0 ? "topp=" + p : "none";
+    HypothesesConfig wanted = HypothesesConfig.stored(Math.max(n, 1), alignments, sample,
+        (Double) getOrDefault(temperature), (Long) getOrDefault(seed));
+    wanted.checkBeam((Integer) getOrDefault(beam));
+    return wanted;
+  }
+
   @Override
   public StructType transformSchema(StructType schema) {
-    return TranslationColumns.withTranslation(schema, getInputCol(), getOutputCol());
+    hypothesesConfig();
+    return TranslationColumns.withTranslation(schema, getInputCol(), getOutputCol(), (Integer) getOrDefault(nbest) > 0,
+        getOrDefault(alignmentsCol));
   }
 
   @Override
@@ -234,6 +344,8 @@ public final class TranslationTransformer extends Transformer implements Default
     }
     String prefixes = getOrDefault(prefixCol);
     int prefixColumn = prefixes.isEmpty() ? -1 : TranslationColumns.string(dataset.schema(), "prefixCol", prefixes);
+    RowTranslation.Columns columns = new RowTranslation.Columns(column, getInputCol(), prefixColumn, prefixes,
+        (Integer) getOrDefault(nbest) > 0, !getOrDefault(alignmentsCol).isEmpty());
     SparkSession spark = dataset.sparkSession();
     List<String> checkpoints = new ArrayList<>();
     checkpoints.add(getOrDefault(checkpoint));
@@ -241,7 +353,7 @@ public final class TranslationTransformer extends Transformer implements Default
     TranslationModel model = load(getOrDefault(run), checkpoints, spark);
     // Not destroyed here: the result is lazy; Spark's cleaner drops the broadcast once the DataFrame is gone.
     Broadcast<TranslationModel> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(model);
-    return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), column, prefixColumn),
+    return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), hypothesesConfig(), columns),
         Encoders.row(schema));
   }
 

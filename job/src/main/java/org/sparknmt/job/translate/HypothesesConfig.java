@@ -40,6 +40,15 @@ public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean ali
     }
   }
 
+  /**
+   * The hypotheses of a caller that stores them itself (a table's columns) rather than writing them in a
+   * format, without a prefix file: checked as the command line's are.
+   */
+  public static HypothesesConfig stored(int nbest, boolean alignments, String sample, double temperature, long seed) {
+    // never written: fairseq only lets n-best lists and alignments pass the check made for text output
+    return new HypothesesConfig(nbest, OutputFormat.FAIRSEQ, alignments, sample, temperature, seed, "");
+  }
+
   /** This configuration with the options given on the command line (null: not given) replacing its values. */
   public HypothesesConfig with(Integer nbest, OutputFormat outputFormat, Boolean alignments, String sample,
       Double temperature, Long seed, String prefix) {

@@ -3,6 +3,7 @@ package org.sparknmt.job.translate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
@@ -77,9 +78,19 @@ public final class SentenceTranslator {
    */
   public List<List<LineHypothesis>> hypotheses(List<String> lines, long[] lineIds, List<String> prefixes,
       HypothesesConfig wanted) {
+    return hypotheses(lines, lineIds, prefixes, i -> "--prefix (translate.prefix), line " + (lineIds[i] + 1), wanted);
+  }
+
+  /**
+   * As {@link #hypotheses(List, long[], List, HypothesesConfig)}, with prefixes from elsewhere than a file.
+   *
+   * @param prefixOrigin where the prefix of line i comes from, for the error on a too long one
+   */
+  public List<List<LineHypothesis>> hypotheses(List<String> lines, long[] lineIds, List<String> prefixes,
+      IntFunction<String> prefixOrigin, HypothesesConfig wanted) {
     Pieces pieces = pieces(lines);
     int[][] sources = pieces.sources();
-    int[][] forced = prefixes == null ? null : forced(pieces, prefixes, lineIds);
+    int[][] forced = prefixes == null ? null : forced(pieces, prefixes, prefixOrigin);
     Sampling sampling = wanted.sampling();
     List<List<Aligned>> searched = LengthSortedBatches.inBatches(sources, config.batchSize(), (batch, rows) -> {
       int[][] batchPrefixes = forced == null ? null : Arrays.stream(rows).mapToObj(r -> forced[r]).toArray(int[][]::new);
@@ -161,7 +172,7 @@ public final class SentenceTranslator {
   }
 
   /** The prefix of each source piece: a line's on its first piece, none (null) on the others. */
-  private int[][] forced(Pieces pieces, List<String> prefixes, long[] lineIds) {
+  private int[][] forced(Pieces pieces, List<String> prefixes, IntFunction<String> origin) {
     int[][] forced = new int[pieces.sources().length][];
     for (int i = 0; i < prefixes.size(); i++) {
       String text = Normalizer.normalize(stripBom(prefixes.get(i)));
@@ -170,7 +181,7 @@ public final class SentenceTranslator {
       }
       int[] prefix = encoder.encode(text);
       if (prefix.length > translator.maxPrefixLength()) {
-        throw new UsageException("--prefix (translate.prefix), line " + (lineIds[i] + 1) + ": " + prefix.length
+        throw new UsageException(origin.apply(i) + ": " + prefix.length
             + " subwords, more than the " + translator.maxPrefixLength() + " the model's positions leave"
             + " (model.max_length less BOS and EOS)");
       }

@@ -264,13 +264,120 @@ class TranslationTransformerTest {
     assertThrows(UsageException.class, () -> translation().setPrefixCol("nothing").transform(prefixed));
   }
 
+  /** Six sentences (one blank, one null) with ids, in {@code partitions} partitions. */
+  private static Dataset<Row> sentences(int partitions) throws IOException {
+    List<String> texts = new ArrayList<>(TinyRun.sample("valid.en.gz", 4));
+    texts.add(2, " ");
+    texts.add(null);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      rows.add(RowFactory.create((long) i, texts.get(i)));
+    }
+    StructType schema = new StructType().add("id", DataTypes.LongType, false).add("text", DataTypes.StringType, true);
+    return spark.createDataFrame(rows, schema).repartition(partitions);
+  }
+
+  @Test
+  void nbestAndAlignmentsColAreTheTextPathsHypothesesBestFirst() throws IOException {
+    TranslationTransformer translation = translation().setNbest(2).setAlignmentsCol("alignment");
+    Dataset<Row> input = sentences(3);
+    Dataset<Row> translated = translation.transform(input);
+    StructType hypothesis = new StructType().add("text", DataTypes.StringType, false)
+        .add("score", DataTypes.DoubleType, false);
+    StructType expectedSchema = input.schema().add("german", DataTypes.createArrayType(hypothesis, false), true)
+        .add("alignment", DataTypes.StringType, true);
+    assertEquals(expectedSchema, translation.transformSchema(input.schema()));
+    assertEquals(expectedSchema, translated.schema());
+
+    List<Row> out = translated.collectAsList();
+    List<String> texts = out.stream().filter(row -> !row.isNullAt(1)).map(row -> row.getString(1)).toList();
+    List<List<LineHypothesis>> expected = TranslationModel.load(run, "step-10", new Configuration())
+        .sentenceTranslator(translation.searchConfig())
+        .hypotheses(texts, new long[texts.size()], null, HypothesesConfig.stored(2, true, "none", 1.0, 0));
+    int searched = 0;
+    for (Row row : out) {
+      if (row.isNullAt(1)) {
+        assertNull(row.get(2), "null gives null: " + row);
+        assertNull(row.get(3), "null gives null: " + row);
+        continue;
+      }
+      List<LineHypothesis> hypotheses = expected.get(searched++);
+      List<Row> list = row.getList(2);
+      assertEquals(hypotheses.size(), list.size(), row.toString());
+      for (int h = 0; h < list.size(); h++) {
+        assertEquals(hypotheses.get(h).text(), list.get(h).getString(0), row + " hypothesis " + h);
+        // the last digits of a score may differ with a batch's GEMMs
+        assertEquals(hypotheses.get(h).score(), list.get(h).getDouble(1), 1e-4, row + " hypothesis " + h);
+        if (h > 0) {
+          assertTrue(list.get(h - 1).getDouble(1) >= list.get(h).getDouble(1), "best first: " + row);
+        }
+      }
+      assertEquals(hypotheses.get(0).alignment(), row.getString(3), row.toString());
+      assertEquals(row.getString(1).isBlank(), row.getString(3).isEmpty(), row.toString());
+    }
+    assertTrue(out.stream().anyMatch(row -> !row.isNullAt(2) && row.getList(2).size() == 2), "no 2-best list");
+
+    UsageException longer = assertThrows(UsageException.class, () -> translation().setNbest(3).transform(input));
+    assertTrue(longer.getMessage().startsWith("nbest (--nbest) 3 is more than the beam (--beam) 2"),
+        longer.getMessage());
+    UsageException taken = assertThrows(UsageException.class,
+        () -> translation().setAlignmentsCol("id").transformSchema(input.schema()));
+    assertTrue(taken.getMessage().startsWith("alignmentsCol \"id\" already exists"), taken.getMessage());
+  }
+
+  @Test
+  void aRowsSampleDependsOnTheSeedNotThePartitioning() throws IOException {
+    TranslationTransformer sampling = translation().setSampleTopK(10).setTemperature(1.5).setSeed(7);
+    Map<Long, Object> one = byId(sampling.transform(sentences(1)));
+    Map<Long, Object> three = byId(sampling.transform(sentences(3)));
+    assertEquals(one, three);
+    boolean otherSamples = false;
+    for (long seed = 8; seed < 11 && !otherSamples; seed++) {
+      otherSamples = !one.equals(byId(translation().setSampleTopK(10).setTemperature(1.5).setSeed(seed)
+          .transform(sentences(3))));
+    }
+    assertTrue(otherSamples, "other seeds drew the same samples: " + one);
+    assertEquals(byId(translation().setBeam(1).transform(sentences(2))),
+        byId(translation().setSampleTopK(1).transform(sentences(3))), "top-k 1 is greedy search");
+
+    UsageException both = assertThrows(UsageException.class,
+        () -> translation().setSampleTopK(10).setSampleTopP(0.9).transform(sentences(1)));
+    assertTrue(both.getMessage().startsWith("sampleTopK 10 and sampleTopP 0.9 are both set"), both.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> translation().setTemperature(0));
+  }
+
+  /** Each row's translation by id. */
+  private static Map<Long, Object> byId(Dataset<Row> translated) {
+    Map<Long, Object> out = new HashMap<>();
+    translated.collectAsList().forEach(row -> out.put(row.getLong(0), row.get(2)));
+    return out;
+  }
+
+  @Test
+  void aTooLongPrefixNamesThePrefixColAndItsRow() throws IOException {
+    String text = TinyRun.sample("valid.en.gz", 1).get(0);
+    StructType schema = new StructType().add("text", DataTypes.StringType).add("start", DataTypes.StringType);
+    Dataset<Row> rows = spark.createDataFrame(List.of(RowFactory.create(text, "Ein Hund ".repeat(200))), schema);
+
+    Exception failed = assertThrows(Exception.class,
+        () -> translation().setPrefixCol("start").transform(rows).collectAsList());
+    String message = failed.getMessage();
+    assertTrue(message.contains("prefixCol \"start\", the row whose inputCol \"text\" is \"" + text.substring(0, 20)),
+        message);
+    assertTrue(message.contains("the model's positions leave"), message);
+    assertFalse(message.contains("--prefix"), message);
+  }
+
   @Test
   void explainParamsListsEveryParamWithItsDefault() {
     String explained = new TranslationTransformer().explainParams();
     for (String line : List.of("beam: beam width; 1 = greedy search (>= 1) (default: 4)",
         "batchSize: sentences searched together, after sorting a block by length (>= 1) (default: 128)",
         "lengthPenalty: GNMT length penalty alpha; 0 = raw log-probability (>= 0) (default: 0.6)",
-        "checkpoint: checkpoint of the run", "inputCol: string column to translate", "run: run directory URI")) {
+        "checkpoint: checkpoint of the run", "inputCol: string column to translate", "run: run directory URI",
+        "nbest: the n best translations", "(>= 0) (default: 0)", "alignmentsCol: string column to append",
+        "sampleTopK: sample each translation", "temperature: sampling temperature: the logits are divided by it (> 0) "
+            + "(default: 1.0)", "seed: sampling seed")) {
       assertTrue(explained.contains(line), line + " not in:\n" + explained);
     }
   }
