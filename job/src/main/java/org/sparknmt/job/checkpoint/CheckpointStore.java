@@ -53,7 +53,8 @@ public final class CheckpointStore {
    * The {@code step-N} folders this store found damaged, or unreadable while a newer intact one existed,
    * by name: damage does not heal, and reading a file whose block has no live replica waits for HDFS's
    * block retries (about 20 s) each time, so each is read once and skipped without reading from then on,
-   * until this store writes that name again.
+   * while the folder listed under that name keeps its modification time (a rewrite, by this store or
+   * another writer, makes a new folder and so reads it again).
    */
   private final Map<String, Folder> skipped = new HashMap<>();
 
@@ -100,7 +101,6 @@ public final class CheckpointStore {
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
   public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
-    skipped.remove(name);
     try {
       return writer.write(name, state, model, outer);
     } catch (IOException e) {
@@ -147,7 +147,7 @@ public final class CheckpointStore {
       }
       if (folder.problem() != null) {
         LOG.warn("skipping checkpoint {}: {}", folder.path(), folder.problem());
-        skipped.put(folder.path().getName(), folder);
+        skipped.put(folder.path().getName() + "@" + folder.modified(), folder);
         continue;
       }
       found.add(new Checkpoint(folder.path(), folder.step(), folder.state()));
@@ -171,7 +171,8 @@ public final class CheckpointStore {
    * A {@code step-N} folder as found: its state when it is intact, else the problem; {@code unreadable}
    * is the I/O error that made it one, null where the problem is damage.
    */
-  private record Folder(Path path, long step, TrainingState state, String problem, IOException unreadable) {}
+  private record Folder(Path path, long step, long modified, TrainingState state, String problem,
+      IOException unreadable) {}
 
   private List<Folder> verifyAll() throws IOException {
     List<Folder> folders = new ArrayList<>();
@@ -181,26 +182,27 @@ public final class CheckpointStore {
     for (FileStatus status : fs.listStatus(root)) {
       Matcher matcher = NAME.matcher(status.getPath().getName());
       if (status.isDirectory() && matcher.matches()) {
-        Folder known = skipped.get(status.getPath().getName());
-        folders.add(known != null ? known : inspect(status.getPath(), Long.parseLong(matcher.group(1))));
+        Folder known = skipped.get(status.getPath().getName() + "@" + status.getModificationTime());
+        folders.add(known != null ? known
+            : inspect(status.getPath(), Long.parseLong(matcher.group(1)), status.getModificationTime()));
       }
     }
     return folders;
   }
 
-  private Folder inspect(Path path, long step) {
+  private Folder inspect(Path path, long step, long modified) {
     try {
       Optional<String> problem = verify(path);
       if (problem.isPresent()) {
-        return new Folder(path, step, null, problem.get(), null);
+        return new Folder(path, step, modified, null, problem.get(), null);
       }
       try {
-        return new Folder(path, step, readState(path), null, null);
+        return new Folder(path, step, modified, readState(path), null, null);
       } catch (JsonProcessingException e) {
-        return new Folder(path, step, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
+        return new Folder(path, step, modified, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
       }
     } catch (IOException e) {
-      return new Folder(path, step, null, "unreadable: " + e.getMessage(), e);
+      return new Folder(path, step, modified, null, "unreadable: " + e.getMessage(), e);
     }
   }
 
