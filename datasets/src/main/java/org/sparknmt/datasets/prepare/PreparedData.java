@@ -2,23 +2,18 @@ package org.sparknmt.datasets.prepare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.SerializableWritable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.files.HadoopFiles;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.shard.MultiDataSets;
-import org.sparknmt.datasets.shard.ShardReader;
 import org.sparknmt.datasets.vocab.BpeModel;
 
 /**
@@ -106,25 +101,30 @@ public final class PreparedData {
     return files;
   }
 
-  /** The batches of {@code split}, one RDD partition per shard, read on the executors. */
+  /** The batches of {@code split}, one RDD partition per shard, read on the executors one batch at a time. */
   public JavaRDD<Batch> batches(JavaSparkContext sc, Split split) {
-    List<String> files = shards(split);
-    Broadcast<SerializableWritable<Configuration>> hadoop =
-        sc.broadcast(new SerializableWritable<>(sc.hadoopConfiguration()));
-    return sc.parallelize(files, Math.max(1, files.size()))
-        .flatMap(file -> readShard(file, hadoop.value().value()).iterator());
+    return indexedBatches(sc, split, Integer.MAX_VALUE).rdd().values();
+  }
+
+  /**
+   * The batches of {@code split} keyed by their index in it, in partitions of at most
+   * {@code perPartition} batches ({@link IndexedBatches}).
+   */
+  public IndexedBatches indexedBatches(JavaSparkContext sc, Split split, int perPartition) {
+    List<Long> counts = new ArrayList<>();
+    for (JsonNode shard : ManifestField.SHARDS.of(manifest.path(split.folder()))) {
+      JsonNode batches = ManifestField.BATCHES.of(shard);
+      if (!batches.canConvertToLong()) {
+        throw new IllegalStateException(RunLayout.manifest(data) + ": shard " + ManifestField.FILE.of(shard).asText()
+            + " of " + split.folder() + " has no batch count");
+      }
+      counts.add(batches.asLong());
+    }
+    return IndexedBatches.of(sc, shards(split), counts, perPartition);
   }
 
   /** The batches of {@code split} as MultiDataSets ({@link MultiDataSets} has the layout). */
   public JavaRDD<MultiDataSet> multiDataSets(JavaSparkContext sc, Split split) {
     return batches(sc, split).map(MultiDataSets::of);
-  }
-
-  static List<Batch> readShard(String file, Configuration conf) throws IOException {
-    Path path = new Path(file);
-    FileSystem fs = path.getFileSystem(conf);
-    try (InputStream in = fs.open(path)) {
-      return ShardReader.readAll(in, file);
-    }
   }
 }

@@ -78,16 +78,44 @@ public final class ShardReader implements Iterator<Batch>, AutoCloseable {
     return current;
   }
 
+  /**
+   * Moves past the next {@code n} batches without building them: they are parsed, checked and counted
+   * as read ones are (the trailer's counts and CRC still hold), but allocate nothing.
+   *
+   * @throws NoSuchElementException when the shard has fewer than {@code n} batches left
+   */
+  public void skip(long n) {
+    if (n <= 0) {
+      return;
+    }
+    if (next == null) {
+      throw new NoSuchElementException("shard " + name + " has no batches left to skip");
+    }
+    try {
+      for (long skipped = 1; skipped < n; skipped++) {
+        int size = batchHeader();
+        if (size < 0) {
+          throw new NoSuchElementException("shard " + name + " has fewer than " + n + " batches left to skip");
+        }
+        for (int i = 0; i < size; i++) {
+          ShardFormat.readVarLong(in);
+          skipIds();
+          skipIds();
+        }
+        batches++;
+        pairs += size;
+      }
+      next = readBatch();
+    } catch (IOException e) {
+      throw corrupt(e);
+    }
+  }
+
   private Batch readBatch() throws IOException {
-    int tag = in.readUnsignedByte();
-    if (tag == ShardFormat.END) {
-      checkTrailer();
+    int size = batchHeader();
+    if (size < 0) {
       return null;
     }
-    if (tag != ShardFormat.BATCH) {
-      throw new IOException("unexpected record tag " + tag + " after batch " + batches);
-    }
-    int size = length(ShardFormat.readVarInt(in), MAX_PAIRS, "pairs");
     List<EncodedPair> list = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       long lineId = ShardFormat.readVarLong(in);
@@ -98,12 +126,32 @@ public final class ShardReader implements Iterator<Batch>, AutoCloseable {
     return new Batch(list);
   }
 
+  /** The next batch's pair count, or -1 at the trailer, which it checks. */
+  private int batchHeader() throws IOException {
+    int tag = in.readUnsignedByte();
+    if (tag == ShardFormat.END) {
+      checkTrailer();
+      return -1;
+    }
+    if (tag != ShardFormat.BATCH) {
+      throw new IOException("unexpected record tag " + tag + " after batch " + batches);
+    }
+    return length(ShardFormat.readVarInt(in), MAX_PAIRS, "pairs");
+  }
+
   private int[] readIds() throws IOException {
     int[] ids = new int[length(ShardFormat.readVarInt(in), MAX_IDS, "subwords in a sentence")];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = ShardFormat.readVarInt(in);
     }
     return ids;
+  }
+
+  private void skipIds() throws IOException {
+    int length = length(ShardFormat.readVarInt(in), MAX_IDS, "subwords in a sentence");
+    for (int i = 0; i < length; i++) {
+      ShardFormat.readVarInt(in);
+    }
   }
 
   private int length(int declared, int max, String what) throws IOException {

@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -18,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.sparknmt.datasets.PrepareConfig;
 import org.sparknmt.datasets.input.CorpusInput;
 import org.sparknmt.testkit.BuildDirs;
+import org.sparknmt.testkit.ChildJvm;
 
 /**
  * Prepare's driver memory does not grow with the distinct words of the corpus: 1,000,000 word types,
@@ -50,19 +49,10 @@ class PrepareMemoryTest {
       }
     }
 
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!arg.startsWith("-Xmx") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")) {
-        command.add(arg);
-      }
-    }
-    command.addAll(List.of("-Xmx512m", "-cp", BuildDirs.classpath(), SmallHeapPrepare.class.getName(),
-        en.toString(), de.toString(), dir.resolve("run").toString(), dir.resolve("spark").toString()));
     Path log = dir.resolve("child.log");
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    int exit = child.waitFor();
-    assertEquals(0, exit, "prepare in a 512 MB heap failed; the end of " + log + ":\n" + tail(log));
+    int exit = ChildJvm.run(SmallHeapPrepare.class, "512m", log, en.toString(), de.toString(),
+        dir.resolve("run").toString(), dir.resolve("spark").toString());
+    assertEquals(0, exit, "prepare in a 512 MB heap failed; the end of " + log + ":\n" + ChildJvm.tail(log));
 
     JsonNode manifest = new ObjectMapper().readTree(dir.resolve("run/data/manifest.json").toFile());
     assertEquals(PAIRS, manifest.get("counts").get("train").asLong());
@@ -79,11 +69,6 @@ class PrepareMemoryTest {
       scrambled /= 26;
     }
     return new String(letters);
-  }
-
-  private static String tail(Path log) throws IOException {
-    List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
   }
 
   /** The child JVM: prepares {@code SRC TGT} into {@code RUN} on {@code local[2]}, with the defaults of data.*. */

@@ -2,6 +2,7 @@ package org.sparknmt.datasets.shard;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +75,34 @@ class ShardTest {
     byte[] flipped = shard.clone();
     flipped[12] ^= 1;
     assertThrows(UncheckedIOException.class, () -> ShardReader.readAll(new ByteArrayInputStream(flipped), "f"));
+  }
+
+  @Test
+  void skipsBatchesWithoutLosingTheTrailersCheck() throws IOException {
+    List<Batch> batches = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batches.add(new Batch(List.of(pair(2 * i, 1 + i, 2), pair(2 * i + 1, 3, 1 + 2 * i))));
+    }
+    byte[] shard = write(batches);
+    try (ShardReader reader = new ShardReader(new ByteArrayInputStream(shard), "s")) {
+      reader.skip(0);
+      reader.skip(3);
+      assertEquals(6, reader.next().pairs().get(0).lineId());
+      reader.skip(1);
+      assertFalse(reader.hasNext());
+    }
+    try (ShardReader reader = new ShardReader(new ByteArrayInputStream(shard), "s")) {
+      assertThrows(java.util.NoSuchElementException.class, () -> reader.skip(6));
+    }
+    byte[] flipped = shard.clone();
+    flipped[12] ^= 1;
+    try (ShardReader reader = new ShardReader(new ByteArrayInputStream(flipped), "f")) {
+      UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> {
+        reader.skip(4);
+        reader.next();
+      });
+      assertTrue(e.getMessage().contains("f is corrupt: CRC-32 mismatch"), e.getMessage());
+    }
   }
 
   @Test

@@ -14,6 +14,7 @@ public record TrainConfig(
     int averagingFrequency,
     boolean averageUpdaterState,
     String storageLevel,
+    int cachePartitionBatches,
     int maxEpochs,
     long maxSteps,
     double maxMinutes,
@@ -33,6 +34,7 @@ public record TrainConfig(
   public TrainConfig {
     nonNegative("workers", workers);
     positive("averaging_frequency", averagingFrequency);
+    positive("cache_partition_batches", cachePartitionBatches);
     positive("max_epochs", maxEpochs);
     nonNegative("max_steps", maxSteps);
     positive("warmup_steps", warmupSteps);

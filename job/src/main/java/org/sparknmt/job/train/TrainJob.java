@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
@@ -18,6 +17,7 @@ import org.nd4j.linalg.learning.config.Adam;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.datasets.prepare.IndexedBatches;
 import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.datasets.prepare.Split;
 import org.sparknmt.datasets.shard.Batch;
@@ -28,7 +28,6 @@ import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
-import scala.Tuple2;
 
 /**
  * Trains the Transformer on the shards of {@code RUN/data} with DL4J parameter averaging on Spark,
@@ -112,7 +111,8 @@ public final class TrainJob {
     store.checkWritable(graph.params().length() * 4L * 3);
 
     List<Batch> valid = data.batches(sc, Split.VALID).collect();
-    JavaPairRDD<Long, Batch> train = data.batches(sc, Split.TRAIN).zipWithIndex().mapToPair(Tuple2::swap)
+    // Cached as the rounds first read them: nothing reads the whole training set before the first step.
+    IndexedBatches train = data.indexedBatches(sc, Split.TRAIN, config.cachePartitionBatches())
         .persist(StorageLevel.fromString(config.storageLevel()));
     int batches = Math.toIntExact(train.count());
     int workers = config.workerCount(sc.defaultParallelism());
@@ -138,7 +138,7 @@ public final class TrainJob {
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
       sc.sc().removeSparkListener(received);
-      train.unpersist(false);
+      train.rdd().unpersist(false);
     }
   }
 

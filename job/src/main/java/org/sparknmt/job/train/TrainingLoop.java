@@ -12,6 +12,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.Seeds;
+import org.sparknmt.datasets.prepare.IndexedBatches;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.datasets.vocab.BpeModel;
@@ -38,7 +39,7 @@ final class TrainingLoop {
   private final TrainConfig config;
   private final CheckpointStore store;
   private final ParameterAveraging averaging;
-  private final JavaPairRDD<Long, Batch> train;
+  private final IndexedBatches train;
   private final List<Batch> valid;
   private final int batches;
   private final int workers;
@@ -52,7 +53,7 @@ final class TrainingLoop {
   private String lastCheckpoint;
 
   TrainingLoop(JavaSparkContext sc, TrainConfig config, LrSchedule schedule,
-      CheckpointStore store, ParameterAveraging averaging, JavaPairRDD<Long, Batch> train, List<Batch> valid,
+      CheckpointStore store, ParameterAveraging averaging, IndexedBatches train, List<Batch> valid,
       int batches, int workers, Progress progress, MetricsSink metrics, BpeModel vocabulary,
       String resumedFrom) {
     this.sc = sc;
@@ -84,7 +85,7 @@ final class TrainingLoop {
       Map<Long, Integer> slots = plan.slots(round);
       sc.setJobGroup("train", String.format("train epoch %d round %d/%d (step %d)",
           state.epoch() + 1, round + 1, plan.rounds(), state.step()), false);
-      JavaPairRDD<Integer, Batch> roundData = train
+      JavaPairRDD<Integer, Batch> roundData = train.holding(slots.keySet())
           .filter(indexed -> slots.containsKey(indexed._1()))
           .mapToPair(indexed -> new Tuple2<>(slots.get(indexed._1()), indexed._2()))
           .repartitionAndSortWithinPartitions(new SlotPartitioner(workers, config.averagingFrequency()));
