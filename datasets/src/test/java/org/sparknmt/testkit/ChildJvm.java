@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.SparkConf;
 
 /** A class's main in a JVM of its own with a heap of the test's choosing, this JVM's classpath and options. */
 public final class ChildJvm {
@@ -25,6 +26,16 @@ public final class ChildJvm {
     command.addAll(List.of(args));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return child.waitFor();
+  }
+
+  /** The child's Spark: {@code local[2]}, no UI, on the loopback address, its local folder {@code localDir}. */
+  public static SparkConf localSpark(String app, String localDir) {
+    return new SparkConf()
+        .setMaster("local[2]")
+        .setAppName(app)
+        .set("spark.ui.enabled", "false")
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.local.dir", localDir);
   }
 
   /** The last 40 lines of {@code log}, for a failure message. */

@@ -47,12 +47,7 @@ class IndexedBatchesMemoryTest {
    */
   public static final class SmallHeapCache {
     public static void main(String[] args) {
-      SparkConf conf = new SparkConf()
-          .setMaster("local[2]")
-          .setAppName("IndexedBatchesMemoryTest")
-          .set("spark.ui.enabled", "false")
-          .set("spark.driver.host", "127.0.0.1")
-          .set("spark.local.dir", args[0]);
+      SparkConf conf = ChildJvm.localSpark("IndexedBatchesMemoryTest", args[0]);
       List<String> files = new ArrayList<>();
       List<Long> counts = new ArrayList<>();
       for (int i = 1; i < args.length; i += 2) {

@@ -74,12 +74,7 @@ class PrepareMemoryTest {
   /** The child JVM: prepares {@code SRC TGT} into {@code RUN} on {@code local[2]}, with the defaults of data.*. */
   public static final class SmallHeapPrepare {
     public static void main(String[] args) throws IOException {
-      SparkConf conf = new SparkConf()
-          .setMaster("local[2]")
-          .setAppName("PrepareMemoryTest")
-          .set("spark.ui.enabled", "false")
-          .set("spark.driver.host", "127.0.0.1")
-          .set("spark.local.dir", args[3]);
+      SparkConf conf = ChildJvm.localSpark("PrepareMemoryTest", args[3]);
       PrepareConfig config = new PrepareConfig(8000, 0.9999, MAX_WORDS, 250, 1500, 9.0, 254, 4096, 0, 8, 8, 0.0, 17);
       try (JavaSparkContext sc = new JavaSparkContext(conf)) {
         PrepareJob.run(sc, new PrepareJob.Request(new CorpusInput.Aligned(args[0], args[1]), null, args[2], config,
