@@ -77,7 +77,8 @@ public final class TranslateCommand implements Callable<Integer> {
             + "give --input URI to write a file");
       }
       TargetPrefixes prefixes = wanted.prefixed() ? TargetPrefixes.open(wanted.prefix(), new Configuration()) : null;
-      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration())
+          .withShortlist(config, run, new Configuration());
       SentenceTranslator translator = model.sentenceTranslator(config);
       StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted, prefixes),
           System.in, StandardOutput.open());
@@ -90,7 +91,8 @@ public final class TranslateCommand implements Callable<Integer> {
       throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
-      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration())
+          .withShortlist(config, run, sc.hadoopConfiguration());
       TranslateJob.Result result = TranslateJob.run(sc, model, config, wanted, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),
