@@ -9,7 +9,6 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.infer.DecoderCache;
 import org.sparknmt.model.infer.PassWorkspace;
-import org.sparknmt.model.infer.ShortlistProjection;
 import org.sparknmt.model.nn.Transformer;
 
 /**

@@ -1,4 +1,4 @@
-package org.sparknmt.model.infer;
+package org.sparknmt.model.decode;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -10,7 +10,7 @@ import org.sparknmt.model.nn.Generator;
  * those rows alone. The product is laid out as the generator's own (the same operands, in the same order and
  * orientation), so a restriction to every token gives the generator's logits bit for bit.
  */
-public final class ShortlistProjection {
+final class ShortlistProjection {
   private final INDArray matrix;
   private final boolean transposed;
   private final INDArray bias;
@@ -22,7 +22,7 @@ public final class ShortlistProjection {
   }
 
   /** The generator's rows of tokens ids, in that order; allocated in the current workspace. */
-  public static ShortlistProjection of(Generator generator, int[] ids) {
+  static ShortlistProjection of(Generator generator, int[] ids) {
     INDArray full = generator.matrix();
     if (generator.sharesEmbedding()) {
       // [vocab, d_model]: the tokens' rows
@@ -35,7 +35,7 @@ public final class ShortlistProjection {
   }
 
   /** [n, d_model] -> logits [n, tokens], column j that of the j-th token. */
-  public INDArray logits(INDArray decoderOutput) {
+  INDArray logits(INDArray decoderOutput) {
     INDArray y = Nd4j.gemm(decoderOutput, matrix, false, transposed);
     if (bias != null) {
       y.addiRowVector(bias);
