@@ -20,6 +20,8 @@ public final class ShortlistCommand implements Callable<Integer> {
   @Option(names = "--run", required = true, paramLabel = "URI", description = "Run directory with a prepared RUN/data.")
   String run;
 
+  // K 20 and N 100 keep 98.4% of Multi30k's validation reference tokens reachable with half the vocabulary's
+  // rows in batches of 128 (ShortlistCoverage; docs/translate.md)
   @Option(names = "--top", defaultValue = "20", paramLabel = "K",
       description = "Target tokens kept for each source token. Default: ${DEFAULT-VALUE}.")
   int top;
