@@ -13,6 +13,7 @@ import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.BleuScore;
 import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.OutputFormat;
+import org.sparknmt.job.translate.ShortlistFile;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam
- * 1 and beam 4 on one corpus, of an ensemble of the run's last 2 checkpoints at beam 4 and of top-k 10
+ * 1 and beam 4 on one corpus, of beam 4 over the run's vocabulary shortlist when it has one, of an ensemble of the run's last 2 checkpoints at beam 4 and of top-k 10
  * sampling (temperature 1, seed 0), after a warm-up pass over the whole corpus at beam 4 (model restore, JIT,
  * and the search threads' workspaces sized by its longest batch, as a job's first batch sizes them: a
  * partition is searched longest batch first), whose time is printed as a fresh JVM's first pass, and an
@@ -32,7 +33,8 @@ import picocli.CommandLine.Option;
  * BLEU and the length ratio against the reference show that speed does not come from shorter outputs.
  */
 @Command(name = "TranslateBenchmark", mixinStandardHelpOptions = true,
-    description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4, of an ensemble "
+    description = "Print sentences/s, target tokens/s and BLEU of sparknmt translate at beam 1 and 4, of beam 4 with "
+        + "the run's shortlist, of an ensemble "
         + "of the last 2 checkpoints at beam 4 and of top-k 10 sampling (median of REPEATS runs).")
 public final class TranslateBenchmark implements Callable<Integer> {
 
@@ -75,6 +77,14 @@ public final class TranslateBenchmark implements Callable<Integer> {
           warmUp.tokensPerSecond());
       for (int beam : new int[] {1, 4}) {
         time(sc, "beam " + beam, model, defaults.with(beam, null, null, null, null, null), BEST, work);
+      }
+      // beside beam 4 over the whole vocabulary: the same search over the run's shortlist (sparknmt shortlist)
+      if (!new org.apache.hadoop.fs.Path(ShortlistFile.inRun(setup.run).toString())
+          .getFileSystem(sc.hadoopConfiguration()).exists(ShortlistFile.inRun(setup.run))) {
+        System.out.println("shortlist beam 4: not run (no " + ShortlistFile.inRun(setup.run) + ")");
+      } else {
+        TranslateConfig listed = defaults.withShortlist(ShortlistFile.OF_THE_RUN);
+        time(sc, "shortlist beam 4", model.withShortlist(listed, setup.run, sc.hadoopConfiguration()), listed, BEST, work);
       }
       List<CheckpointStore.Checkpoint> all = new CheckpointStore(setup.run, sc.hadoopConfiguration()).list();
       if (all.size() < 2) {

@@ -12,6 +12,7 @@ import org.sparknmt.job.cli.MemoryCommand;
 import org.sparknmt.job.cli.PlotPeCommand;
 import org.sparknmt.job.cli.PrepareCommand;
 import org.sparknmt.job.cli.ReportCommand;
+import org.sparknmt.job.cli.ShortlistCommand;
 import org.sparknmt.job.cli.SmokeCommand;
 import org.sparknmt.job.cli.TrainCommand;
 import org.sparknmt.job.cli.TranslateCommand;
@@ -32,7 +33,7 @@ import picocli.CommandLine;
     versionProvider = Versions.Provider.class,
     description = "Neural machine translation on Apache Spark: prepare corpora, train Transformers, translate, evaluate.",
     subcommands = {VersionCommand.class, SmokeCommand.class, PrepareCommand.class, TrainCommand.class,
-        AverageCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
+        AverageCommand.class, ShortlistCommand.class, TranslateCommand.class, EvaluateCommand.class, AttentionCommand.class, PlotPeCommand.class,
         ReportCommand.class, CompareRunsCommand.class, MemoryCommand.class, ConfigCommand.class, EmbeddedHdfsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

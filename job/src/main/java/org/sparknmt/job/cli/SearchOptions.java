@@ -26,6 +26,9 @@ public final class SearchOptions {
   @Option(names = "--partitions", paramLabel = "N", descriptionKey = "translate.partitions")
   Integer partitions;
 
+  @Option(names = "--shortlist", paramLabel = "FILE|run", descriptionKey = "translate.shortlist")
+  String shortlist;
+
   /** The configuration files and --set overrides the search's keys are read from. */
   public ConfigOptions configOptions() {
     return configOptions;
@@ -34,6 +37,6 @@ public final class SearchOptions {
   /** The effective search configuration. */
   public TranslateConfig config() {
     return configOptions.load().bind("translate", TranslateConfig.class)
-        .with(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions);
+        .with(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions).withShortlist(shortlist);
   }
 }

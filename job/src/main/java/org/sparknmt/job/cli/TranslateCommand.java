@@ -16,6 +16,7 @@ import org.sparknmt.job.ml.TableTranslation;
 import org.sparknmt.job.ml.TranslationTransformer;
 import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.NumberedLines;
+import org.sparknmt.job.translate.OutputFormat;
 import org.sparknmt.job.translate.SentenceTranslator;
 import org.sparknmt.job.translate.StreamTranslation;
 import org.sparknmt.job.translate.TargetPrefixes;
@@ -63,11 +64,8 @@ public final class TranslateCommand implements Callable<Integer> {
     TranslateConfig config = search.config();
     LOG.info("translate: --run {} --checkpoint {}, {}", run, checkpoint.names(), config);
     if (table.table()) {
-      if (hypotheses.given() || !hypotheses.config(search.configOptions(), null).plain()) {
-        throw new UsageException("--nbest, --alignments, --sample and --prefix (translate.nbest, translate.alignments, "
-            + "translate.sample, translate.prefix) are for a text input; a table gets the best translation");
-      }
-      return translateTable(config);
+      // a table stores hypotheses in columns: fairseq only lets the text-output check pass n-best lists and alignments
+      return translateTable(config, hypotheses.config(search.configOptions(), OutputFormat.FAIRSEQ));
     }
     HypothesesConfig wanted = hypotheses.config(search.configOptions(), table.hypothesesFormat());
     wanted.checkBeam(config.beam());
@@ -77,7 +75,8 @@ public final class TranslateCommand implements Callable<Integer> {
             + "give --input URI to write a file");
       }
       TargetPrefixes prefixes = wanted.prefixed() ? TargetPrefixes.open(wanted.prefix(), new Configuration()) : null;
-      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), new Configuration())
+          .withShortlist(config, run, new Configuration());
       SentenceTranslator translator = model.sentenceTranslator(config);
       StreamTranslation.translate(wanted.plain() ? translator::translate : new NumberedLines(translator, wanted, prefixes),
           System.in, StandardOutput.open());
@@ -90,7 +89,8 @@ public final class TranslateCommand implements Callable<Integer> {
       throw new UsageException("--input " + input + " needs --output URI (the translation file)");
     }
     try (JavaSparkContext sc = new JavaSparkContext(spark.sparkConf("sparknmt translate " + input))) {
-      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration());
+      TranslationModel model = TranslationModel.load(run, checkpoint.names(), sc.hadoopConfiguration())
+          .withShortlist(config, run, sc.hadoopConfiguration());
       TranslateJob.Result result = TranslateJob.run(sc, model, config, wanted, input, output, force);
       System.out.printf("translate: %d lines with %s (step %d) -> %s in %.1f s: %.1f sentences/s, %.1f target tokens/s%n",
           result.lines(), model.checkpoint(), model.step(), output, result.seconds(), result.sentencesPerSecond(),
@@ -99,13 +99,14 @@ public final class TranslateCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private Integer translateTable(TranslateConfig config) {
+  private Integer translateTable(TranslateConfig config, HypothesesConfig wanted) {
     if (input.equals("-") || output == null || output.equals("-")) {
       throw new UsageException("--input-format " + table.inputFormat() + " needs --input URI and --output URI (tables)");
     }
     TableFormat outputFormat = table.outputFormat();
     TranslationTransformer translation = new TranslationTransformer().setCheckpoint(run, checkpoint.name())
         .setInputCol(table.column()).setOutputCol(table.outputColumn()).setSearch(config);
+    table.withHypotheses(translation, wanted);
     // stop() rather than try-with-resources: Spark 4's SparkSession.close() declares IOException, 3.5's does not.
     SparkSession session = SparkSession.builder().config(spark.sparkConf("sparknmt translate " + input)).getOrCreate();
     try {

@@ -105,7 +105,8 @@ public final class CheckpointEvaluation {
       removeKilledAttempts(fs, evalRoot, write);
       List<Row> rows = new ArrayList<>();
       for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
-        TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data));
+        TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data))
+            .withShortlist(config, runUri, sc.hadoopConfiguration());
         String hyp = new Path(folder, model.checkpoint() + ".txt").toString();
         TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, hyp, false);
         Evaluation scored = EvaluateJob.run(sc, hyp, refUri);

@@ -3,6 +3,7 @@ package org.sparknmt.job.ml;
 import org.sparknmt.datasets.UsageException;
 import java.util.Locale;
 import org.sparknmt.datasets.table.TableFormat;
+import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.OutputFormat;
 import picocli.CommandLine.Option;
 
@@ -28,6 +29,16 @@ public final class TableOptions {
           + "Default: ${DEFAULT-VALUE}.")
   String outputColumn;
 
+  @Option(names = "--prefix-column", paramLabel = "NAME",
+      description = "With a table input: the string column of target prefixes each translation starts with (null or "
+          + "empty: none), as --prefix FILE gives them to a text input.")
+  String prefixColumn;
+
+  @Option(names = "--alignments-column", defaultValue = "alignments", paramLabel = "NAME",
+      description = "With a table input and --alignments: the column the best translation's word alignment goes to. "
+          + "Default: ${DEFAULT-VALUE}.")
+  String alignmentsColumn;
+
   /**
    * Whether the input is a table.
    *
@@ -35,8 +46,9 @@ public final class TableOptions {
    */
   public boolean table() {
     if (inputFormat.equalsIgnoreCase(TEXT)) {
-      if (column != null) {
-        throw new UsageException("--column is for a table input: give --input-format parquet|orc|json|csv|tsv");
+      if (column != null || prefixColumn != null) {
+        throw new UsageException((column != null ? "--column" : "--prefix-column")
+            + " is for a table input: give --input-format parquet|orc|json|csv|tsv");
       }
       hypothesesFormat();
       return false;
@@ -79,5 +91,29 @@ public final class TableOptions {
 
   public String outputColumn() {
     return outputColumn;
+  }
+
+  /**
+   * The transformer's params for the hypotheses a table's rows get: the n best as an array column (n > 1), the
+   * alignment in {@code --alignments-column}, samples, and prefixes from {@code --prefix-column}.
+   *
+   * @throws UsageException when a prefix file is given: a table's prefixes come from a column
+   */
+  public TranslationTransformer withHypotheses(TranslationTransformer translation, HypothesesConfig wanted) {
+    if (wanted.prefixed()) {
+      throw new UsageException("--prefix (translate.prefix) " + wanted.prefix() + " is a file for a text input: "
+          + "a table's prefixes come from a column, --prefix-column NAME");
+    }
+    translation.setNbest(wanted.nbest() > 1 ? wanted.nbest() : 0).setTemperature(wanted.temperature())
+        .setSeed(wanted.seed());
+    if (wanted.alignments()) {
+      translation.setAlignmentsCol(alignmentsColumn);
+    }
+    translation.setSampleTopK(wanted.sampleTopK()).setSampleTopP(wanted.sampleTopP());
+    if (prefixColumn != null) {
+      translation.setPrefixCol(prefixColumn);
+    }
+    translation.hypothesesConfig();
+    return translation;
   }
 }

@@ -68,6 +68,7 @@ public final class TranslationTransformer extends Transformer implements Default
   private final DoubleParam sampleTopP;
   private final DoubleParam temperature;
   private final LongParam seed;
+  private final Param<String> shortlist;
 
   public TranslationTransformer() {
     this(Identifiable.randomUID("translation"));
@@ -107,6 +108,8 @@ public final class TranslationTransformer extends Transformer implements Default
         ParamValidators.gt(0));
     seed = new LongParam(this, "seed", "sampling seed: a row's sample depends only on it, the row's input value and "
         + "the model");
+    shortlist = new Param<>(this, "shortlist", "vocabulary shortlist each batch's search scores only the candidates of: "
+        + "a file URI, run = the run's (sparknmt shortlist writes it), empty = every token");
     TranslateConfig defaults = JobConfig.load(null, List.of()).bind("translate", TranslateConfig.class);
     HypothesesConfig hypotheses = JobConfig.load(null, List.of()).bind("translate", HypothesesConfig.class);
     setDefault(checkpoint, "latest");
@@ -125,6 +128,7 @@ public final class TranslationTransformer extends Transformer implements Default
     setDefault(sampleTopP, 0.0);
     setDefault(temperature, hypotheses.temperature());
     setDefault(seed, hypotheses.seed());
+    setDefault(shortlist, defaults.shortlist());
   }
 
   /** How {@code Pipeline.load} and PySpark's {@code JavaMLReadable} read a saved transformer. */
@@ -213,10 +217,15 @@ public final class TranslationTransformer extends Transformer implements Default
     return (TranslationTransformer) set(seed, value);
   }
 
+  /** Search with a vocabulary shortlist: a file URI, {@code run} for the run's, or empty for every token. */
+  public TranslationTransformer setShortlist(String value) {
+    return (TranslationTransformer) set(shortlist, value);
+  }
+
   /** The search of {@code config} (its partitions aside: a table keeps its own). */
   public TranslationTransformer setSearch(TranslateConfig config) {
     return setBeam(config.beam()).setLengthPenalty(config.lengthPenalty()).setMaxLenA(config.maxLenA())
-        .setMaxLenB(config.maxLenB()).setBatchSize(config.batchSize());
+        .setMaxLenB(config.maxLenB()).setBatchSize(config.batchSize()).setShortlist(config.shortlist());
   }
 
   // Spark finds params through public no-argument methods returning Param (explainParams, save, load).
@@ -289,6 +298,10 @@ public final class TranslationTransformer extends Transformer implements Default
     return seed;
   }
 
+  public Param<String> shortlist() {
+    return shortlist;
+  }
+
   public String getInputCol() {
     return getOrDefault(inputCol);
   }
@@ -300,7 +313,8 @@ public final class TranslationTransformer extends Transformer implements Default
   /** The search these params describe, in the text path's terms (the input's partitions are kept). */
   public TranslateConfig searchConfig() {
     return new TranslateConfig((Integer) getOrDefault(beam), (Double) getOrDefault(lengthPenalty),
-        (Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB), (Integer) getOrDefault(batchSize), 0);
+        (Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB), (Integer) getOrDefault(batchSize), 0,
+        getOrDefault(shortlist));
   }
 
   /**
@@ -350,7 +364,7 @@ public final class TranslationTransformer extends Transformer implements Default
     List<String> checkpoints = new ArrayList<>();
     checkpoints.add(getOrDefault(checkpoint));
     checkpoints.addAll(Arrays.asList(getOrDefault(ensemble)));
-    TranslationModel model = load(getOrDefault(run), checkpoints, spark);
+    TranslationModel model = load(getOrDefault(run), checkpoints, searchConfig(), spark);
     // Not destroyed here: the result is lazy; Spark's cleaner drops the broadcast once the DataFrame is gone.
     Broadcast<TranslationModel> shared = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(model);
     return dataset.toDF().mapPartitions(new RowTranslation(shared, searchConfig(), hypothesesConfig(), columns),
@@ -362,9 +376,10 @@ public final class TranslationTransformer extends Transformer implements Default
     return defaultCopy(extra);
   }
 
-  private static TranslationModel load(String runUri, List<String> specs, SparkSession spark) {
+  private static TranslationModel load(String runUri, List<String> specs, TranslateConfig search, SparkSession spark) {
     try {
-      return TranslationModel.load(runUri, specs, spark.sparkContext().hadoopConfiguration());
+      return TranslationModel.load(runUri, specs, spark.sparkContext().hadoopConfiguration())
+          .withShortlist(search, runUri, spark.sparkContext().hadoopConfiguration());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load checkpoint " + String.join(" + ", specs) + " of run " + runUri + ": "
           + e.getMessage(), e);

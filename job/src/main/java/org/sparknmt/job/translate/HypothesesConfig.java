@@ -80,6 +80,18 @@ public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean ali
     }
   }
 
+  /** The k of top-k sampling, or 0 when not sampling from the top k. */
+  public int sampleTopK() {
+    Sampling sampling = sampling();
+    return sampling == null ? 0 : sampling.topK();
+  }
+
+  /** The p of top-p sampling, or 0 when not sampling from the top p. */
+  public double sampleTopP() {
+    Sampling sampling = sampling();
+    return sampling == null ? 0 : sampling.topP();
+  }
+
   /** The sampling asked for, or null for beam search. */
   public Sampling sampling() {
     return sampling(sample, temperature);

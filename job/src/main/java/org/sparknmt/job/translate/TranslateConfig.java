@@ -10,9 +10,17 @@ import org.sparknmt.model.decode.LengthPenalty;
  * sparknmt-defaults.conf ({@code sparknmt config --explain} lists them). Command-line options
  * ({@code --beam}, {@code --length-penalty}, ...) override it through {@link #with}.
  */
-public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions)
-    implements java.io.Serializable {
+public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions,
+    String shortlist) implements java.io.Serializable {
+  /** Without a shortlist: every target token is scored. */
+  public TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions) {
+    this(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions, "");
+  }
+
   public TranslateConfig {
+    if (shortlist == null) {
+      throw new UsageException("shortlist (--shortlist) must be a file, run or empty, got null");
+    }
     if (beam < 1) {
       throw new UsageException("beam must be at least 1, got " + beam);
     }
@@ -44,7 +52,22 @@ public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, in
         maxLenA != null ? maxLenA : this.maxLenA,
         maxLenB != null ? maxLenB : this.maxLenB,
         batchSize != null ? batchSize : this.batchSize,
-        partitions != null ? partitions : this.partitions);
+        partitions != null ? partitions : this.partitions,
+        shortlist);
+  }
+
+  /**
+   * This configuration with another shortlist: a file URI, {@code run} for the run's
+   * ({@link ShortlistFile#OF_THE_RUN}), or empty for none; null keeps this one.
+   */
+  public TranslateConfig withShortlist(String shortlist) {
+    return shortlist == null ? this
+        : new TranslateConfig(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions, shortlist);
+  }
+
+  /** Whether searches score only a shortlist's candidates. */
+  public boolean shortlisted() {
+    return !shortlist.isEmpty();
   }
 
   /** The model's search options. */

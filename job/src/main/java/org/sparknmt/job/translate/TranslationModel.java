@@ -17,6 +17,7 @@ import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.model.decode.Shortlist;
 import org.sparknmt.model.decode.Translator;
 
 /**
@@ -27,7 +28,7 @@ import org.sparknmt.model.decode.Translator;
  * shared parameters.
  */
 public final class TranslationModel implements Serializable {
-  private static final long serialVersionUID = 2L;
+  private static final long serialVersionUID = 3L;
   // as long as Spark keeps an idle executor thread
   private static final long SEARCH_THREADS_IDLE_SECONDS = 60;
 
@@ -36,15 +37,18 @@ public final class TranslationModel implements Serializable {
   private final int maxLength;
   private final List<byte[]> graphBytes;
   private final BpeModel vocabulary;
+  private final Shortlist shortlist;
   private transient volatile List<ComputationGraph> graphs;
   private transient volatile SearchThreads searchThreads;
 
-  private TranslationModel(String checkpoint, long step, int maxLength, List<byte[]> graphBytes, BpeModel vocabulary) {
+  private TranslationModel(String checkpoint, long step, int maxLength, List<byte[]> graphBytes, BpeModel vocabulary,
+      Shortlist shortlist) {
     this.checkpoint = checkpoint;
     this.step = step;
     this.maxLength = maxLength;
     this.graphBytes = graphBytes;
     this.vocabulary = vocabulary;
+    this.shortlist = shortlist;
   }
 
   /** Checkpoint {@code spec} of run {@code runUri}, as {@link TrainedModel#open(String, String, Configuration)} opens it. */
@@ -101,7 +105,28 @@ public final class TranslationModel implements Serializable {
     return new TranslationModel(
         String.join("+", ensemble.stream().map(m -> m.model().checkpoint().path().getName()).toList()),
         first.checkpoint().step(), ensemble.stream().mapToInt(m -> m.model().config().maxLength()).min().getAsInt(),
-        graphs, ensemble.get(0).vocabulary());
+        graphs, ensemble.get(0).vocabulary(), null);
+  }
+
+  /**
+   * This model searching with the shortlist that {@code config.shortlist()} names ({@link ShortlistFile#named}:
+   * {@code run} is run runUri's), or this model when it names none.
+   *
+   * @throws UsageException naming the file when it is missing or malformed, and both vocabularies when the
+   *     shortlist was built for another vocabulary than the model's
+   */
+  public TranslationModel withShortlist(TranslateConfig config, String runUri, Configuration hadoop) throws IOException {
+    if (!config.shortlisted()) {
+      return this;
+    }
+    org.apache.hadoop.fs.Path file = ShortlistFile.named(config.shortlist(), runUri);
+    ShortlistFile read = ShortlistFile.read(file, hadoop);
+    if (!read.vocabularySha256().equals(vocabulary.sha256())) {
+      throw new UsageException("--shortlist (translate.shortlist) " + file + " was built for the vocabulary with SHA-256 "
+          + read.vocabularySha256() + ", but checkpoint " + checkpoint + " of " + runUri + " uses the vocabulary with SHA-256 "
+          + vocabulary.sha256() + ": build one for this run with sparknmt shortlist --run " + runUri);
+    }
+    return new TranslationModel(checkpoint, step, maxLength, graphBytes, vocabulary, read.shortlist());
   }
 
   /** The checkpoint's folder name, e.g. {@code step-00001000}; an ensemble's joined with {@code +}. */
@@ -117,10 +142,18 @@ public final class TranslationModel implements Serializable {
     return vocabulary;
   }
 
-  /** A translator of lines for one task; the graphs are restored on the first call in this JVM. */
+  /**
+   * A translator of lines for one task; the graphs are restored on the first call in this JVM.
+   *
+   * @throws IllegalStateException when config names a shortlist and this model was not given it ({@link #withShortlist}), or the reverse
+   */
   public SentenceTranslator sentenceTranslator(TranslateConfig config) {
-    return new SentenceTranslator(Translator.of(graphs(), TrainedModel.TOKENS), new BpeEncoder(vocabulary), config,
-        maxLength);
+    if (config.shortlisted() != (shortlist != null)) {
+      throw new IllegalStateException("the search " + (config.shortlisted() ? "names shortlist " + config.shortlist()
+          + " but the model was not given it" : "names no shortlist but the model has one") + ": see withShortlist");
+    }
+    return new SentenceTranslator(Translator.of(graphs(), TrainedModel.TOKENS).withShortlist(shortlist),
+        new BpeEncoder(vocabulary), config, maxLength);
   }
 
   /** The threads this JVM's tasks search on with this model ({@link SearchThreads}), made on the first call. */

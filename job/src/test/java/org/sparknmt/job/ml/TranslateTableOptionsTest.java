@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.job.CommandLineRun;
 import org.sparknmt.job.cli.ExitCodes;
+import org.sparknmt.job.translate.HypothesesConfig;
 
 /**
  * Option errors of {@code sparknmt translate --input-format} and {@code evaluate --table}: usage errors
@@ -64,5 +65,29 @@ class TranslateTableOptionsTest {
     assertUsageError("--output-format parquet: a text input's translations are written as text, fairseq or json (a "
         + "table's formats need --input-format parquet|orc|json|csv|tsv)",
         "--input", "in.en", "--output", "out.de", "--output-format", "parquet");
+  }
+
+  @Test
+  void aTablesHypothesisOptionsBecomeTheTransformersParams() {
+    TableOptions options = new TableOptions();
+    options.prefixColumn = "start";
+    options.alignmentsColumn = "links";
+    TranslationTransformer t = options.withHypotheses(new TranslationTransformer(),
+        HypothesesConfig.stored(3, true, "none", 1.0, 0).with(null, null, null, null, 0.7, 9L, null));
+    assertEquals(3, t.getOrDefault(t.nbest()));
+    assertEquals("links", t.getOrDefault(t.alignmentsCol()));
+    assertEquals("start", t.getOrDefault(t.prefixCol()));
+    assertEquals(0.7, t.getOrDefault(t.temperature()));
+    assertEquals(9L, t.getOrDefault(t.seed()));
+    TranslationTransformer sampled = new TableOptions().withHypotheses(new TranslationTransformer(),
+        HypothesesConfig.stored(1, false, "topk=7", 1.0, 0));
+    assertEquals(7, sampled.getOrDefault(sampled.sampleTopK()));
+    assertEquals(0, sampled.getOrDefault(sampled.nbest()), "one best: a string column");
+    assertEquals("", sampled.getOrDefault(sampled.alignmentsCol()));
+    assertEquals("", sampled.getOrDefault(sampled.prefixCol()));
+    TranslationTransformer nucleus = new TableOptions().withHypotheses(new TranslationTransformer(),
+        HypothesesConfig.stored(1, false, "topp=0.8", 1.0, 0));
+    assertEquals(0.8, nucleus.getOrDefault(nucleus.sampleTopP()));
+    assertEquals(0, nucleus.getOrDefault(nucleus.sampleTopK()));
   }
 }

@@ -78,11 +78,14 @@ class TranslateCommandLineTest {
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--set", "translate.nbest=0"));
     assertTrue(cli.err().contains("nbest (--nbest) must be at least 1, got 0"), cli.err());
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
-        "--input-format", "parquet", "--column", "text", "--nbest", "2", "--output-format", "json"));
-    assertTrue(cli.err().contains("--nbest, --alignments, --sample and --prefix (translate.nbest"), cli.err());
+        "--input-format", "parquet", "--column", "text", "--nbest", "5", "--output-format", "json"));
+    assertTrue(cli.err().contains("nbest (--nbest) 5 is more than the beam (--beam) 4"), cli.err());
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.parquet", "--output", "out",
         "--input-format", "parquet", "--column", "text", "--prefix", "prefix.de"));
-    assertTrue(cli.err().contains("translate.prefix) are for a text input"), cli.err());
+    assertTrue(cli.err().contains("a table's prefixes come from a column, --prefix-column NAME"), cli.err());
+    assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--input", "in.en", "--output", "out",
+        "--prefix-column", "p"));
+    assertTrue(cli.err().contains("--prefix-column is for a table input"), cli.err());
     String missing = BuildDirs.fresh("translate-cli-prefix").resolve("nothing.de").toString();
     assertEquals(ExitCodes.USAGE, execute("translate", "--run", "runs/x", "--prefix", missing));
     assertTrue(cli.err().contains("--prefix (translate.prefix) " + missing + ": no such file"), cli.err());

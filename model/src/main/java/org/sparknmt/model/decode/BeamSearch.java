@@ -1,6 +1,7 @@
 package org.sparknmt.model.decode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -20,24 +21,35 @@ import org.sparknmt.model.nn.Transformer;
 final class BeamSearch {
   private final List<Transformer> models;
   private final ControlTokens tokens;
+  private final Shortlist shortlist;
 
   BeamSearch(Transformer model, ControlTokens tokens) {
     this(List.of(model), tokens);
   }
 
+  BeamSearch(List<Transformer> models, ControlTokens tokens) {
+    this(models, tokens, null);
+  }
+
   /**
    * A search of an ensemble: every model encodes the sources and keeps its own cache, and each step's
-   * distribution is the mean of their log-probabilities ({@link EnsembleLogits}).
+   * distribution is the mean of their log-probabilities ({@link EnsembleLogits}). With a shortlist (null:
+   * none), each batch's steps score only its {@link Shortlist#candidates}.
    *
-   * @throws IllegalArgumentException when the models' vocabularies differ in size
+   * @throws IllegalArgumentException when the models' vocabularies differ in size, or the shortlist's from theirs
    */
-  BeamSearch(List<Transformer> models, ControlTokens tokens) {
+  BeamSearch(List<Transformer> models, ControlTokens tokens, Shortlist shortlist) {
     if (models.isEmpty() || models.stream().anyMatch(m -> m.vocabSize() != models.get(0).vocabSize())) {
       throw new IllegalArgumentException("an ensemble needs models of one vocabulary, got vocabularies of "
           + models.stream().map(m -> String.valueOf(m.vocabSize())).toList() + " tokens");
     }
+    if (shortlist != null && shortlist.vocabSize() != models.get(0).vocabSize()) {
+      throw new IllegalArgumentException("a shortlist of a vocabulary of " + shortlist.vocabSize()
+          + " tokens for a model of " + models.get(0).vocabSize());
+    }
     this.models = List.copyOf(models);
     this.tokens = tokens;
+    this.shortlist = shortlist;
   }
 
   /** The positions every model has (the fewest of the ensemble's). */
@@ -60,8 +72,9 @@ final class BeamSearch {
 
   /** Each source's beam, searched to its end. */
   private List<Beam> searched(int[][] sources, int[][] prefixes, DecodingOptions options, DataType type) {
-    return run(Beam.forEach(sources, prefixes, options, tokens, maxLength()), sources, options, type,
-        (logits, live) -> NextTokens.of(logits, live.get(0).candidatesPerHypothesis(), Beam.forcedRows(live)));
+    return run(Beam.forEach(sources, prefixes, options, tokens, maxLength()), sources, prefixes, options, type,
+        (logits, live, scored) -> NextTokens.of(logits, live.get(0).candidatesPerHypothesis(),
+            Arrays.stream(Beam.forcedRows(live)).map(scored::column).toArray()));
   }
 
   /**
@@ -75,26 +88,35 @@ final class BeamSearch {
           + options.beamWidth() + " and " + seeds.length + " seeds for " + sources.length + " sources");
     }
     List<Beam> beams = Beam.forEach(sources, prefixes, options, tokens, maxLength());
-    return run(beams, sources, options, type, new SampledTokens(sampling, beams, seeds))
+    return run(beams, sources, prefixes, options, type, new SampledTokens(sampling, beams, seeds))
         .stream().map(Beam::best).toList();
   }
 
-  /** Runs beams (one per source) to their end, each step's continuations chosen by next; returns beams. */
-  private List<Beam> run(List<Beam> beams, int[][] sources, DecodingOptions options, DataType type, Continuations next) {
-    // with fewer tokens than 1 + width a beam can keep fewer than width hypotheses, and the cache needs the same number for each sentence
+  /**
+   * Runs beams (one per source, starting with prefixes as {@link #nbest} reads them) to their end, each step's
+   * continuations chosen by next; returns beams.
+   */
+  private List<Beam> run(List<Beam> beams, int[][] sources, int[][] prefixes, DecodingOptions options, DataType type,
+      Continuations next) {
     int vocab = models.get(0).vocabSize();
-    if (options.beamWidth() >= vocab) {
-      throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the vocabulary ("
-          + vocab + " tokens)");
+    int[] candidates = shortlist == null ? null : shortlist.candidates(sources, prefixes, tokens);
+    int scoredTokens = candidates == null ? vocab : candidates.length;
+    // with fewer tokens than 1 + width a beam can keep fewer than width hypotheses, and the cache needs the same number for each sentence
+    if (options.beamWidth() >= scoredTokens) {
+      throw new IllegalArgumentException("beam width " + options.beamWidth() + " must be smaller than the tokens scored ("
+          + scoredTokens + (candidates == null ? " of the vocabulary)" : " of the shortlist's for this batch)"));
     }
+    StepTokens scored = candidates == null ? StepTokens.all() : StepTokens.of(candidates, vocab);
     int maxPositions = beams.stream().mapToInt(Beam::maxLength).max().orElse(0);
     // the encoding and the cache live in the search's workspace, each step's temporaries in one that the
     // next step reuses; only Java arrays (the hypotheses) leave them
     try (MemoryWorkspace pass = PassWorkspace.open(PassWorkspace.SEARCH)) {
       SourceBatch src = SourceBatch.of(sources, tokens.pad(), type);
       DecoderCache[] caches = new DecoderCache[models.size()];
+      ShortlistProjection[] projections = new ShortlistProjection[models.size()];
       for (int m = 0; m < caches.length; m++) {
         Transformer model = models.get(m);
+        projections[m] = candidates == null ? null : ShortlistProjection.of(model.generator(), candidates);
         INDArray memory = model.encodeForSearch(src.size(), src.ids(), src.keep(), type);
         caches[m] = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(), maxPositions);
       }
@@ -104,9 +126,11 @@ final class BeamSearch {
           int[] newest = newestTokens(live);
           INDArray[] logits = new INDArray[caches.length];
           for (int m = 0; m < caches.length; m++) {
-            logits[m] = NextTokens.logits(models.get(m), models.get(m).decoder().step(newest, position, caches[m]));
+            INDArray states = models.get(m).decoder().step(newest, position, caches[m]);
+            logits[m] = NextTokens.floatRows(projections[m] == null ? models.get(m).logits(states)
+                : projections[m].logits(states));
           }
-          live = advance(live, next.of(EnsembleLogits.mean(logits), live), caches);
+          live = advance(live, scored.tokens(next.of(EnsembleLogits.mean(logits), live, scored)), caches);
         }
       }
     }

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.infer.VectorMath;
-import org.sparknmt.model.nn.Transformer;
 
 /**
  * What a beam needs of the output distribution: the k most probable next tokens of each hypothesis and
@@ -44,10 +43,10 @@ record NextTokens(int[][] tokens, float[][] logProbabilities) {
     return new NextTokens(tokens, logProbabilities);
   }
 
-  /** The logits [n, vocab] of decoder states [n, d_model], in float, contiguous row by row. */
-  static INDArray logits(Transformer model, INDArray states) {
-    INDArray logits = model.logits(states).castTo(DataType.FLOAT);
-    return logits.isView() || logits.ordering() != 'c' ? logits.dup('c') : logits;
+  /** Logits [n, tokens] in float, contiguous row by row, as {@link #of} reads them. */
+  static INDArray floatRows(INDArray logits) {
+    INDArray floats = logits.castTo(DataType.FLOAT);
+    return floats.isView() || floats.ordering() != 'c' ? floats.dup('c') : floats;
   }
 
   /** log Σ exp z over the row of logits z[row … row + vocab − 1] whose largest value is max. */

@@ -26,7 +26,7 @@ final class SampledTokens implements Continuations {
   }
 
   @Override
-  public NextTokens of(INDArray logits, List<Beam> live) {
+  public NextTokens of(INDArray logits, List<Beam> live, StepTokens scored) {
     int vocab = (int) logits.size(1);
     ByteBuffer z = VectorMath.buffer(logits);
     int[][] tokens = new int[(int) logits.size(0)][];
@@ -34,7 +34,7 @@ final class SampledTokens implements Continuations {
     int i = 0;
     for (Beam beam : live) {
       SplittableRandom random = randoms.get(beam);
-      int forced = beam.forced();
+      int forced = scored.column(beam.forced());
       for (int h = 0; h < beam.active().size(); h++, i++) {
         int row = i * vocab;
         float max = z.getFloat(4 * (row + TopK.indices(z, row, vocab, 1)[0]));

@@ -22,6 +22,7 @@ public final class Translator {
   private final Transformer model;
   private final ControlTokens tokens;
   private final DataType type;
+  private final Shortlist shortlist;
 
   Translator(Transformer model, ControlTokens tokens, DataType type) {
     this(List.of(model), tokens, type);
@@ -29,11 +30,25 @@ public final class Translator {
 
   /** An ensemble's translator: searches average the models' log-probabilities; alignments come from the first. */
   Translator(List<Transformer> models, ControlTokens tokens, DataType type) {
+    this(models, tokens, type, null);
+  }
+
+  private Translator(List<Transformer> models, ControlTokens tokens, DataType type, Shortlist shortlist) {
     requireVectorModule();
     this.models = List.copyOf(models);
     this.model = models.get(0);
     this.tokens = tokens;
     this.type = type;
+    this.shortlist = shortlist;
+  }
+
+  /**
+   * This translator with its searches (beam, n-best, sampling) scoring only a shortlist's candidates for each
+   * batch ({@link Shortlist#candidates}); null: every token. (A search fails when the shortlist is of a
+   * vocabulary of another size.)
+   */
+  public Translator withShortlist(Shortlist shortlist) {
+    return new Translator(models, tokens, type, shortlist);
   }
 
   /**
@@ -70,7 +85,7 @@ public final class Translator {
   }
 
   public List<Translation> beam(int[][] sources, DecodingOptions options) {
-    return new BeamSearch(models, tokens).search(sources, options, type);
+    return new BeamSearch(models, tokens, shortlist).search(sources, options, type);
   }
 
   /**
@@ -79,7 +94,7 @@ public final class Translator {
    * scored with it (prefixes null, or a null or empty prefix: none); the search continues from there.
    */
   public List<List<Translation>> nbest(int[][] sources, int[][] prefixes, DecodingOptions options, int n) {
-    return new BeamSearch(models, tokens).nbest(sources, prefixes, options, n, type);
+    return new BeamSearch(models, tokens, shortlist).nbest(sources, prefixes, options, n, type);
   }
 
   /**
@@ -89,7 +104,7 @@ public final class Translator {
    */
   public List<Translation> sample(int[][] sources, int[][] prefixes, double maxLengthA, int maxLengthB,
       Sampling sampling, long[] seeds) {
-    return new BeamSearch(models, tokens).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
+    return new BeamSearch(models, tokens, shortlist).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
         maxLengthA, maxLengthB), sampling, seeds, type);
   }
 

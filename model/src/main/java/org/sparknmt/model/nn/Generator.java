@@ -32,6 +32,21 @@ public final class Generator {
     return Nd4j.gemm(decoderOutput, params.value(sharedEmbedding), false, true);
   }
 
+  /** Whether the projection is the shared embedding: {@link #matrix} is [vocab, d_model], multiplied transposed. */
+  public boolean sharesEmbedding() {
+    return projection == null;
+  }
+
+  /** The projection's matrix: the shared embedding [vocab, d_model], or the own weights [d_model, vocab]. */
+  public INDArray matrix() {
+    return projection == null ? params.value(sharedEmbedding) : projection.weights();
+  }
+
+  /** The own projection's bias [vocab], or null with the shared embedding. */
+  public INDArray bias() {
+    return projection == null ? null : projection.bias();
+  }
+
   /** log softmax over the vocabulary, [n, vocab]: z − (z_max − log p_max), see {@link LabelSmoothedCrossEntropy}. */
   public static INDArray logSoftmax(INDArray logits) {
     INDArray probabilities = Nd4j.exec(new SoftMax(logits, logits.ulike(), -1))[0];

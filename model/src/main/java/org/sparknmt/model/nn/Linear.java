@@ -30,6 +30,16 @@ public final class Linear {
     return y;
   }
 
+  /** W, [in, out]. */
+  public INDArray weights() {
+    return params.value(w);
+  }
+
+  /** b, [out], or null without a bias. */
+  public INDArray bias() {
+    return b == null ? null : params.value(b);
+  }
+
   /** Accumulates dW = xᵀ·dy and db = Σ_rows dy; returns dx = dy·Wᵀ. */
   public INDArray backward(INDArray dy) {
     INDArray dW = Nd4j.gemm(x, dy, true, false);

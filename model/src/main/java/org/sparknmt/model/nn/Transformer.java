@@ -84,6 +84,11 @@ public final class Transformer {
     return generator.logits(decoderStates);
   }
 
+  /** Section 3.4's output projection. */
+  public Generator generator() {
+    return generator;
+  }
+
   /** Forward pass and loss (mean label-smoothed cross-entropy per non-padding target token). */
   public LabelSmoothedCrossEntropy.Result loss(TransformerBatch b, DataType type, boolean training, boolean withGradient) {
     INDArray weight = targetWeight(b, type);
