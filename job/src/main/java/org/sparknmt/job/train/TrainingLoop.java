@@ -168,7 +168,7 @@ final class TrainingLoop {
   }
 
   /**
-   * Writes the checkpoint, prunes old ones and rewrites the metrics. Failures that may pass (a
+   * Rewrites the metrics, writes the checkpoint and prunes old ones. Failures that may pass (a
    * DataNode or the NameNode restarting) are retried for {@code checkpoint_retry_seconds} while
    * training waits; out of space fails at once. Either way the error names the checkpoint, the
    * cause and the checkpoint a rerun resumes from; earlier checkpoints are never touched by a
@@ -182,11 +182,13 @@ final class TrainingLoop {
     try {
       path = StorageFailures.retrying("checkpoint " + target,
           Duration.ofMillis(Math.round(config.checkpointRetrySeconds() * 1000)), LOG, () -> {
+            // The metrics first: a rerun drops lines past the checkpoint it resumes from, but cannot
+            // rebuild lines a published checkpoint covers and a kill kept from being written.
+            metrics.flush();
             org.apache.hadoop.fs.Path written =
                 store.save(state, out -> ModelArtifact.write(graph, state.vocabularySha256(), out),
                     averaging.outerState());
             store.prune(config.keepLast());
-            metrics.flush();
             return written;
           });
     } catch (StorageFailures.RetriesExhausted e) {

@@ -24,10 +24,10 @@ class ChaosIT {
   private static final List<String> KINDS = List.of("checkpoint-kill", "lock-race", "executor-kill", "datanode-restart",
       "old-checkpoint-corrupt");
   /**
-   * 16 steps, a checkpoint every 4: the faults lie 1-4 steps apart and a killed driver retrains at most 4. Seed 10
-   * draws the lock race (step 4) before the DataNode restart (step 11): the other order, a driver whose open lock
-   * file outlived a DataNode restart, keeps every rerun out until HDFS recovers the file's lease (1-3 minutes),
-   * which the full runs of scripts/chaos measure; here it would only add those minutes.
+   * 16 steps, a checkpoint every 4: the faults lie 1-4 steps apart and a killed driver retrains at most 4. The
+   * checkpoint kill comes last, in the final write (step 16), after the DataNode restart: a driver whose open lock
+   * file outlived a DataNode restart keeps the reruns out until HDFS recovers the file's lease (1-3 minutes). Seed
+   * 10 draws the lock race (step 4) before the restart (step 11), so that this wait comes once, not twice.
    */
   private static final List<String> SCHEDULE = List.of("--seed", "10", "--steps", "16", "--checkpoint-every", "4");
 

@@ -11,10 +11,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -27,6 +31,7 @@ import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.prepare.PreparedData;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
+import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.cli.AverageCommand;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.model.ModelArtifact;
@@ -229,6 +234,37 @@ class TrainJobTest {
     TrainJob.Result fits = new TrainJob(SPARK.sc(), run, MODEL.toBuilder().maxLength(longest + 1).build(),
         train(1, 2, 1), "test").run(TrainJob.Start.RESUME_OR_FRESH);
     assertEquals(2, fits.step());
+  }
+
+  /**
+   * A kill between the publication of a checkpoint and the metrics' rewrite would leave a run whose newest
+   * checkpoint covers steps that train.jsonl never got (a rerun resumes there and cannot rebuild them): while the
+   * write of checkpoint 4 is held with its files complete and unpublished, train.jsonl already holds step 4.
+   */
+  @Test
+  void theMetricsOfACheckpointAreWrittenBeforeItIsPublished() throws Exception {
+    String run = copyOfPrepared("metrics-before-checkpoint");
+    TrainJob job = new TrainJob(SPARK.sc(), run, MODEL, train(1, 4, 2, "train.checkpoint_every_steps=4"), "test",
+        new CheckpointWritePause(List.of(4L), Duration.ofSeconds(15)));
+    FileSystem fs = new org.apache.hadoop.fs.Path(run).getFileSystem(SPARK.sc().hadoopConfiguration());
+    org.apache.hadoop.fs.Path checkpoints = new org.apache.hadoop.fs.Path(run, "checkpoints");
+    CompletableFuture<TrainJob.Result> training = CompletableFuture.supplyAsync(() -> {
+      try {
+        return job.run(TrainJob.Start.RESUME_OR_FRESH);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    boolean held = false;
+    while (!held && !training.isDone()) {
+      held = fs.exists(checkpoints) && Arrays.stream(fs.listStatus(checkpoints))
+          .anyMatch(status -> status.getPath().getName().startsWith(".step-00000004.tmp-"));
+      Thread.sleep(100);
+    }
+    assertTrue(held, "the write of checkpoint 4 was never held");
+    List<Long> steps = jsonl(run + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList();
+    assertEquals(List.of(2L, 4L), steps);
+    assertEquals(4, training.get().step());
   }
 
   @Test
