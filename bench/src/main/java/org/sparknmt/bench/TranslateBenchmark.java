@@ -29,7 +29,9 @@ import picocli.CommandLine.Option;
  * and the search threads' workspaces sized by its longest batch, as a job's first batch sizes them: a
  * partition is searched longest batch first), whose time is printed as a fresh JVM's first pass, and an
  * untimed pass at each beam before its timed runs (a job runs one beam throughout); each
- * beam is timed REPEATS times and the median run reported, with the load average before each run.
+ * beam is timed REPEATS times and the median run reported, with the load average before each run. The
+ * shortlist is timed in turns with beam 4 over the whole vocabulary, and the median of the pairs' ratios
+ * printed.
  * BLEU and the length ratio against the reference show that speed does not come from shorter outputs.
  */
 @Command(name = "TranslateBenchmark", mixinStandardHelpOptions = true,
@@ -84,7 +86,18 @@ public final class TranslateBenchmark implements Callable<Integer> {
         System.out.println("shortlist beam 4: not run (no " + ShortlistFile.inRun(setup.run) + ")");
       } else {
         TranslateConfig listed = defaults.withShortlist(ShortlistFile.OF_THE_RUN);
-        time(sc, "shortlist beam 4", model.withShortlist(listed, setup.run, sc.hadoopConfiguration()), listed, BEST, work);
+        // runs of the two alternate, so that a load that changes during the benchmark weighs on both alike
+        Setting whole = new Setting("whole vocabulary beam 4", model, defaults.with(4, null, null, null, null, null), BEST);
+        Setting shortlist = new Setting("shortlist beam 4", model.withShortlist(listed, setup.run,
+            sc.hadoopConfiguration()), listed, BEST);
+        List<List<Timed>> runs = time(sc, List.of(whole, shortlist), work);
+        List<Double> speedUps = new ArrayList<>();
+        for (int i = 0; i < setup.repeats; i++) {
+          speedUps.add(runs.get(1).get(i).result().tokensPerSecond() / runs.get(0).get(i).result().tokensPerSecond());
+        }
+        System.out.printf("shortlist speed-up: %.2fx target tokens/s, the median of %d alternating pairs %s%n",
+            speedUps.stream().sorted().toList().get(speedUps.size() / 2), speedUps.size(),
+            speedUps.stream().map(r -> String.format("%.2f", r)).toList());
       }
       List<CheckpointStore.Checkpoint> all = new CheckpointStore(setup.run, sc.hadoopConfiguration()).list();
       if (all.size() < 2) {
@@ -100,31 +113,56 @@ public final class TranslateBenchmark implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Prints the median of REPEATS timed runs of one setting, {@code label} first, with its BLEU, after an
-   * untimed pass: the JIT compiled the search for the setting it last ran (greedy runs after the beam-4
-   * warm-up got faster run by run), so each setting gets an untimed pass of its own.
-   */
+  /** One search setting of the benchmark: a model, its search and what it outputs. */
+  private record Setting(String label, TranslationModel model, TranslateConfig config, HypothesesConfig hypotheses) {}
+
+  /** {@link #time(JavaSparkContext, List, Path)} of one setting. */
   private void time(JavaSparkContext sc, String label, TranslationModel model, TranslateConfig config,
       HypothesesConfig hypotheses, Path work) throws IOException {
-    String output = work.resolve(label.replace(' ', '-').replace('=', '-') + ".txt").toUri().toString();
-    TranslateJob.Result untimed = TranslateJob.run(sc, model, config, hypotheses, setup.input, output, true);
-    System.out.printf("  %s untimed pass: %.1f s%n", label, untimed.seconds());
-    List<Timed> runs = new ArrayList<>();
+    time(sc, List.of(new Setting(label, model, config, hypotheses)), work);
+  }
+
+  /**
+   * Prints, for each setting, the median of REPEATS timed runs, label first, with its BLEU, after an
+   * untimed pass: the JIT compiled the search for the setting it last ran (greedy runs after the beam-4
+   * warm-up got faster run by run), so each setting gets an untimed pass of its own. With several
+   * settings the timed runs take turns (one run of each, REPEATS times), and the runs are returned in
+   * that order, a list per setting.
+   */
+  private List<List<Timed>> time(JavaSparkContext sc, List<Setting> settings, Path work) throws IOException {
+    List<String> outputs = new ArrayList<>();
+    List<List<Timed>> runs = new ArrayList<>();
+    for (Setting setting : settings) {
+      String output = work.resolve(setting.label().replace(' ', '-').replace('=', '-') + ".txt").toUri().toString();
+      outputs.add(output);
+      runs.add(new ArrayList<>());
+      TranslateJob.Result untimed = TranslateJob.run(sc, setting.model(), setting.config(), setting.hypotheses(),
+          setup.input, output, true);
+      System.out.printf("  %s untimed pass: %.1f s%n", setting.label(), untimed.seconds());
+    }
     for (int i = 0; i < setup.repeats; i++) {
-      String load = loadAverage();
-      runs.add(new Timed(TranslateJob.run(sc, model, config, hypotheses, setup.input, output, true), load));
+      for (int s = 0; s < settings.size(); s++) {
+        Setting setting = settings.get(s);
+        String load = loadAverage();
+        runs.get(s).add(new Timed(TranslateJob.run(sc, setting.model(), setting.config(), setting.hypotheses(),
+            setup.input, outputs.get(s), true), load));
+      }
     }
-    BleuScore bleu = EvaluateJob.run(sc, output, ref).bleu();
-    for (Timed run : runs) {
-      System.out.printf("  %s run: %.1f s, load average %s%n", label, run.result().seconds(), run.load());
+    for (int s = 0; s < settings.size(); s++) {
+      Setting setting = settings.get(s);
+      BleuScore bleu = EvaluateJob.run(sc, outputs.get(s), ref).bleu();
+      for (Timed run : runs.get(s)) {
+        System.out.printf("  %s run: %.1f s, load average %s%n", setting.label(), run.result().seconds(), run.load());
+      }
+      Timed median = runs.get(s).stream().sorted(Comparator.comparingDouble(t -> t.result().seconds())).toList()
+          .get(runs.get(s).size() / 2);
+      TranslateJob.Result r = median.result();
+      System.out.printf("%s: %d sentences, %d target tokens in %.1f s: %.2f sentences/s, %.1f target tokens/s, "
+          + "BLEU %.2f, length ratio %.3f, load average %s, %s%n", setting.label(), r.lines(), r.targetTokens(),
+          r.seconds(), r.sentencesPerSecond(), r.tokensPerSecond(), bleu.score(), bleu.ratio(), median.load(),
+          setting.model().checkpoint());
     }
-    Timed median = runs.stream().sorted(Comparator.comparingDouble(t -> t.result().seconds())).toList()
-        .get(runs.size() / 2);
-    TranslateJob.Result r = median.result();
-    System.out.printf("%s: %d sentences, %d target tokens in %.1f s: %.2f sentences/s, %.1f target tokens/s, "
-        + "BLEU %.2f, length ratio %.3f, load average %s, %s%n", label, r.lines(), r.targetTokens(), r.seconds(),
-        r.sentencesPerSecond(), r.tokensPerSecond(), bleu.score(), bleu.ratio(), median.load(), model.checkpoint());
+    return runs;
   }
 
   /** The 1-, 5- and 15-minute load averages (Linux), or "n/a". */
