@@ -1,6 +1,7 @@
 package org.sparknmt.job.metrics;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -66,29 +67,34 @@ public final class Tokenizer13a {
 
   /** {@code ([^0-9])([.,])} to {@code "\1 \2 "}. */
   private static Chars splitPeriodCommaAfterNonDigit(Chars in) {
-    Chars out = new Chars(in.length + in.length / 2 + 2);
-    int i = 0;
-    while (i < in.length) {
-      char c = in.chars[i];
-      if (i + 1 < in.length && !isDigit(c) && isPeriodOrComma(in.chars[i + 1])) {
-        out.add(c).add(' ').add(in.chars[i + 1]).add(' ');
-        i += 2;
-      } else {
-        out.add(c);
-        i++;
-      }
-    }
-    return out;
+    return splitPairs(in, c -> !isDigit(c), Tokenizer13a::isPeriodOrComma, false);
   }
 
   /** {@code ([.,])([^0-9])} to {@code " \1 \2"}. */
   private static Chars splitPeriodCommaBeforeNonDigit(Chars in) {
+    return splitPairs(in, Tokenizer13a::isPeriodOrComma, c -> !isDigit(c), true);
+  }
+
+  /** {@code ([0-9])(-)} to {@code "\1 \2 "}. */
+  private static Chars splitDashAfterDigit(Chars in) {
+    return splitPairs(in, Tokenizer13a::isDigit, c -> c == '-', false);
+  }
+
+  /**
+   * Each pair of a {@code first} char followed by a {@code second}, left to right without overlap, as
+   * {@code " \1 \2"} if {@code spaceFirst}, else as {@code "\1 \2 "}.
+   */
+  private static Chars splitPairs(Chars in, CharTest first, CharTest second, boolean spaceFirst) {
     Chars out = new Chars(in.length + in.length / 2 + 2);
     int i = 0;
     while (i < in.length) {
       char c = in.chars[i];
-      if (i + 1 < in.length && isPeriodOrComma(c) && !isDigit(in.chars[i + 1])) {
-        out.add(' ').add(c).add(' ').add(in.chars[i + 1]);
+      if (i + 1 < in.length && first.test(c) && second.test(in.chars[i + 1])) {
+        if (spaceFirst) {
+          out.add(' ').add(c).add(' ').add(in.chars[i + 1]);
+        } else {
+          out.add(c).add(' ').add(in.chars[i + 1]).add(' ');
+        }
         i += 2;
       } else {
         out.add(c);
@@ -98,21 +104,9 @@ public final class Tokenizer13a {
     return out;
   }
 
-  /** {@code ([0-9])(-)} to {@code "\1 \2 "}. */
-  private static Chars splitDashAfterDigit(Chars in) {
-    Chars out = new Chars(in.length + in.length / 2 + 2);
-    int i = 0;
-    while (i < in.length) {
-      char c = in.chars[i];
-      if (i + 1 < in.length && isDigit(c) && in.chars[i + 1] == '-') {
-        out.add(c).add(' ').add('-').add(' ');
-        i += 2;
-      } else {
-        out.add(c);
-        i++;
-      }
-    }
-    return out;
+  /** A test of one char, without boxing it. */
+  private interface CharTest {
+    boolean test(char c);
   }
 
   /** A growing char buffer. */
@@ -126,7 +120,7 @@ public final class Tokenizer13a {
 
     Chars add(char c) {
       if (length == chars.length) {
-        chars = java.util.Arrays.copyOf(chars, 2 * length);
+        chars = Arrays.copyOf(chars, 2 * length);
       }
       chars[length++] = c;
       return this;
