@@ -10,6 +10,7 @@ import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.metrics.Chrf;
 import org.sparknmt.job.metrics.CorpusStats;
 import org.sparknmt.job.metrics.Evaluation;
+import org.sparknmt.job.metrics.Ngrams;
 import scala.Tuple2;
 
 /**
@@ -47,8 +48,17 @@ public final class EvaluateJob {
       hyps = hyps == null ? one : hyps.union(one);
     }
     int systems = hypUris.size();
+    // One sum per partition, counted with one set of n-gram tables: nothing is allocated per line but the statistics.
     List<CorpusStats> stats = refs.cogroup(hyps).values()
-        .map(line -> statsOf(line._1(), line._2(), systems))
+        .mapPartitions(lines -> {
+          Ngrams ngrams = new Ngrams();
+          List<CorpusStats> sum = none(systems);
+          while (lines.hasNext()) {
+            Tuple2<Iterable<String>, Iterable<Tuple2<Integer, String>>> line = lines.next();
+            sum = plus(sum, statsOf(line._1(), line._2(), systems, ngrams));
+          }
+          return List.of(sum).iterator();
+        })
         .fold(none(systems), EvaluateJob::plus);
 
     List<Evaluation> evaluations = new ArrayList<>();
@@ -72,13 +82,14 @@ public final class EvaluateJob {
   }
 
   /** The statistics of one line number for every system: the reference line (if any) against each system's line (if any). */
-  private static List<CorpusStats> statsOf(Iterable<String> refLine, Iterable<Tuple2<Integer, String>> hypLines, int systems) {
+  private static List<CorpusStats> statsOf(Iterable<String> refLine, Iterable<Tuple2<Integer, String>> hypLines, int systems,
+      Ngrams ngrams) {
     String ref = refLine.iterator().hasNext() ? refLine.iterator().next() : null;
     String[] hyp = new String[systems];
     hypLines.forEach(h -> hyp[h._1()] = h._2());
     List<CorpusStats> stats = new ArrayList<>(systems);
     for (String h : hyp) {
-      stats.add(h != null && ref != null ? CorpusStats.pair(h, ref) : CorpusStats.unpaired(h != null));
+      stats.add(h != null && ref != null ? CorpusStats.pair(h, ref, ngrams) : CorpusStats.unpaired(h != null));
     }
     return stats;
   }

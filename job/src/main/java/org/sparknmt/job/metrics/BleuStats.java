@@ -33,13 +33,25 @@ public final class BleuStats implements Serializable {
 
   /** The statistics of one line pair, both tokenized with {@link Tokenizer13a}. */
   public static BleuStats of(String hyp, String ref) {
-    return ofTokens(Tokenizer13a.tokenize(hyp), Tokenizer13a.tokenize(ref));
+    return of(hyp, ref, new Ngrams());
+  }
+
+  /** {@link #of(String, String)} counting with {@code ngrams}' tables. */
+  public static BleuStats of(String hyp, String ref, Ngrams ngrams) {
+    return ofTokens(Tokenizer13a.tokenize(hyp), Tokenizer13a.tokenize(ref), ngrams);
   }
 
   /** The statistics of one pair of already tokenized lines. */
   public static BleuStats ofTokens(List<String> hyp, List<String> ref) {
+    return ofTokens(hyp, ref, new Ngrams());
+  }
+
+  private static BleuStats ofTokens(List<String> hyp, List<String> ref, Ngrams ngrams) {
     Map<String, Integer> ids = new HashMap<>();
-    long[] stats = Ngrams.clipped(ids(hyp, ids), ids(ref, ids), Bleu.MAX_ORDER);
+    int[] hypIds = ids(hyp, ids);
+    int[] refIds = ids(ref, ids);
+    long[] stats = new long[3 * Bleu.MAX_ORDER];
+    ngrams.count(hypIds, hypIds.length, refIds, refIds.length, Bleu.MAX_ORDER, stats);
     long[] matches = new long[Bleu.MAX_ORDER];
     long[] totals = new long[Bleu.MAX_ORDER];
     for (int n = 1; n <= Bleu.MAX_ORDER; n++) {

@@ -25,9 +25,15 @@ public final class ChrfStats implements Serializable {
 
   /** The statistics of one line pair. */
   public static ChrfStats of(String hyp, String ref) {
+    return of(hyp, ref, new Ngrams());
+  }
+
+  /** {@link #of(String, String)} counting with {@code ngrams}' tables. */
+  public static ChrfStats of(String hyp, String ref, Ngrams ngrams) {
     int[] hypChars = PythonText.codePointsWithoutSpaces(hyp);
     int[] refChars = PythonText.codePointsWithoutSpaces(ref);
-    long[] counts = Ngrams.clipped(hypChars, refChars, Chrf.CHAR_ORDER);
+    long[] counts = new long[3 * Chrf.CHAR_ORDER];
+    ngrams.count(hypChars, hypChars.length, refChars, refChars.length, Chrf.CHAR_ORDER, counts);
     for (int n = 1; n <= Chrf.CHAR_ORDER; n++) {
       // sacreBLEU counts no hypothesis n-grams of an order the reference is too short to have.
       if (counts[3 * (n - 1) + Ngrams.REF] == 0) {

@@ -15,7 +15,12 @@ public record CorpusStats(long hypLines, long refLines, BleuStats bleu, ChrfStat
 
   /** One aligned pair of lines. */
   public static CorpusStats pair(String hyp, String ref) {
-    return new CorpusStats(1, 1, BleuStats.of(hyp, ref), ChrfStats.of(hyp, ref));
+    return pair(hyp, ref, new Ngrams());
+  }
+
+  /** One aligned pair of lines, counted with {@code ngrams}' tables (one instance per thread). */
+  public static CorpusStats pair(String hyp, String ref, Ngrams ngrams) {
+    return new CorpusStats(1, 1, BleuStats.of(hyp, ref, ngrams), ChrfStats.of(hyp, ref, ngrams));
   }
 
   /** A hypothesis line without a reference (or the reverse): counted, not scored. */

@@ -8,8 +8,10 @@ import java.util.Arrays;
  * n-grams, and the matches, each distinct n-gram counting min(times in hypothesis, times in
  * reference).
  *
- * <p>Symbols are non-negative ints (word ids, code points). Each n-gram gets an exact integer id
- * from its (n-1)-gram prefix's id and its last symbol, so no n-gram is ever built as a string.
+ * <p>Symbols are non-negative ints (word ids, code points). Each n-gram gets an exact integer key
+ * from its (n-1)-gram prefix's id and its last symbol, so no n-gram is ever built as a string; the
+ * ids are slots of an open-addressing table of those keys, one table per order, so that counting is
+ * linear in the line's length. An instance keeps its tables for the next line: one per thread.
  */
 public final class Ngrams {
   /** Offsets in the array {@link #clipped} returns: [order - 1][HYP, REF, MATCHES], flattened. */
@@ -17,68 +19,99 @@ public final class Ngrams {
   public static final int REF = 1;
   public static final int MATCHES = 2;
 
-  private Ngrams() {}
+  private long[] keys = new long[0];
+  /** The table's generation that last wrote a slot: a slot of an older one is empty, so nothing is cleared per order. */
+  private int[] written = new int[0];
+  /** Hypothesis occurrences of a slot's n-gram not yet matched by a reference occurrence. */
+  private int[] unmatched = new int[0];
+  private int generation;
+  private int[] hypIds = new int[0];
+  private int[] refIds = new int[0];
 
   /** {@code [3 * (n - 1) + HYP | REF | MATCHES]} for n = 1..maxOrder. */
   public static long[] clipped(int[] hyp, int[] ref, int maxOrder) {
     long[] stats = new long[3 * maxOrder];
-    long radix = 1L + Math.max(max(hyp), max(ref));
-    // hypIds[i]: the id of the n-gram starting at i, for the current n; ids are ranks among the distinct n-grams of both.
-    long[] hypIds = new long[hyp.length];
-    long[] refIds = new long[ref.length];
+    new Ngrams().count(hyp, hyp.length, ref, ref.length, maxOrder, stats);
+    return stats;
+  }
+
+  /**
+   * Writes the statistics of the first {@code hypLength} symbols of {@code hyp} against the first
+   * {@code refLength} of {@code ref} into {@code stats}, as {@link #clipped} returns them.
+   */
+  public void count(int[] hyp, int hypLength, int[] ref, int refLength, int maxOrder, long[] stats) {
+    long radix = 1L + Math.max(max(hyp, hypLength), max(ref, refLength));
+    prepare(hypLength, refLength);
+    int mask = keys.length - 1;
     for (int n = 1; n <= maxOrder; n++) {
-      int hypCount = Math.max(0, hyp.length - n + 1);
-      int refCount = Math.max(0, ref.length - n + 1);
-      long[] hypKeys = keys(hypIds, hyp, n, hypCount, radix);
-      long[] refKeys = keys(refIds, ref, n, refCount, radix);
-      long[] distinct = distinct(hypKeys, refKeys);
-      int[] inHyp = new int[distinct.length];
-      int[] inRef = new int[distinct.length];
+      int hypCount = Math.max(0, hypLength - n + 1);
+      int refCount = Math.max(0, refLength - n + 1);
+      nextGeneration();
       for (int i = 0; i < hypCount; i++) {
-        hypIds[i] = Arrays.binarySearch(distinct, hypKeys[i]);
-        inHyp[(int) hypIds[i]]++;
-      }
-      for (int i = 0; i < refCount; i++) {
-        refIds[i] = Arrays.binarySearch(distinct, refKeys[i]);
-        inRef[(int) refIds[i]]++;
+        int slot = slot(n == 1 ? hyp[i] : hypIds[i] * radix + hyp[i + n - 1], mask);
+        unmatched[slot]++;
+        hypIds[i] = slot;
       }
       long matches = 0;
-      for (int k = 0; k < distinct.length; k++) {
-        matches += Math.min(inHyp[k], inRef[k]);
+      for (int i = 0; i < refCount; i++) {
+        int slot = slot(n == 1 ? ref[i] : refIds[i] * radix + ref[i + n - 1], mask);
+        if (unmatched[slot] > 0) {
+          unmatched[slot]--;
+          matches++;
+        }
+        refIds[i] = slot;
       }
       stats[3 * (n - 1) + HYP] = hypCount;
       stats[3 * (n - 1) + REF] = refCount;
       stats[3 * (n - 1) + MATCHES] = matches;
     }
-    return stats;
   }
 
-  /** The key of each n-gram: its first symbol for n = 1, else (id of its (n-1)-gram prefix, last symbol). */
-  private static long[] keys(long[] prefixIds, int[] symbols, int n, int count, long radix) {
-    long[] keys = new long[count];
-    for (int i = 0; i < count; i++) {
-      keys[i] = n == 1 ? symbols[i] : prefixIds[i] * radix + symbols[i + n - 1];
-    }
-    return keys;
-  }
-
-  private static long[] distinct(long[] a, long[] b) {
-    long[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    Arrays.sort(all);
-    int size = 0;
-    for (int i = 0; i < all.length; i++) {
-      if (size == 0 || all[i] != all[size - 1]) {
-        all[size++] = all[i];
+  /** The slot of {@code key} in this generation's table, claimed (with no occurrences) if the key is new. */
+  private int slot(long key, int mask) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    int slot = (int) (h ^ (h >>> 32)) & mask;
+    while (written[slot] == generation) {
+      if (keys[slot] == key) {
+        return slot;
       }
+      slot = (slot + 1) & mask;
     }
-    return Arrays.copyOf(all, size);
+    written[slot] = generation;
+    keys[slot] = key;
+    unmatched[slot] = 0;
+    return slot;
   }
 
-  private static int max(int[] symbols) {
+  /** Tables at most half full for every order of these lengths. */
+  private void prepare(int hypLength, int refLength) {
+    int capacity = Integer.highestOneBit(Math.max(2, hypLength + refLength)) * 4;
+    if (capacity > keys.length) {
+      keys = new long[capacity];
+      written = new int[capacity];
+      unmatched = new int[capacity];
+      generation = 0;
+    }
+    if (hypIds.length < hypLength) {
+      hypIds = new int[hypLength];
+    }
+    if (refIds.length < refLength) {
+      refIds = new int[refLength];
+    }
+  }
+
+  private void nextGeneration() {
+    if (generation == Integer.MAX_VALUE) {
+      Arrays.fill(written, 0);
+      generation = 0;
+    }
+    generation++;
+  }
+
+  private static int max(int[] symbols, int length) {
     int max = 0;
-    for (int s : symbols) {
-      max = Math.max(max, s);
+    for (int i = 0; i < length; i++) {
+      max = Math.max(max, symbols[i]);
     }
     return max;
   }

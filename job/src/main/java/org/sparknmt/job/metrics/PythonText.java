@@ -3,6 +3,7 @@ package org.sparknmt.job.metrics;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -59,7 +60,16 @@ public final class PythonText {
 
   /** The code points of {@code ''.join(s.split())}: every whitespace character removed, as chrF does by default. */
   public static int[] codePointsWithoutSpaces(String s) {
-    return s.codePoints().filter(cp -> !isSpace(cp)).toArray();
+    int[] out = new int[s.length()];
+    int length = 0;
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      if (!isSpace(cp)) {
+        out[length++] = cp;
+      }
+      i += Character.charCount(cp);
+    }
+    return length == out.length ? out : Arrays.copyOf(out, length);
   }
 
   /**

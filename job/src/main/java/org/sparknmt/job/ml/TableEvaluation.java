@@ -1,5 +1,6 @@
 package org.sparknmt.job.ml;
 
+import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -8,6 +9,7 @@ import org.sparknmt.job.metrics.Bleu;
 import org.sparknmt.job.metrics.Chrf;
 import org.sparknmt.job.metrics.CorpusStats;
 import org.sparknmt.job.metrics.Evaluation;
+import org.sparknmt.job.metrics.Ngrams;
 
 /**
  * {@code sparknmt evaluate --table T --hyp-column H --ref-column R}: corpus BLEU and chrF of a
@@ -29,7 +31,15 @@ public final class TableEvaluation {
     Dataset<Row> table = format.read(spark, uri);
     int hyp = TranslationColumns.string(table.schema(), "--hyp-column", hypColumn);
     int ref = TranslationColumns.string(table.schema(), "--ref-column", refColumn);
-    CorpusStats corpus = table.toJavaRDD().map(row -> CorpusStats.pair(text(row, hyp), text(row, ref)))
+    CorpusStats corpus = table.toJavaRDD().mapPartitions(rows -> {
+          Ngrams ngrams = new Ngrams();
+          CorpusStats sum = CorpusStats.empty();
+          while (rows.hasNext()) {
+            Row row = rows.next();
+            sum = sum.plus(CorpusStats.pair(text(row, hyp), text(row, ref), ngrams));
+          }
+          return List.of(sum).iterator();
+        })
         .fold(CorpusStats.empty(), CorpusStats::plus);
     if (corpus.refLines() == 0) {
       throw new IllegalArgumentException("nothing to evaluate: --table " + uri + " has no rows");

@@ -3,6 +3,8 @@ package org.sparknmt.job.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** Expected tokens as sacreBLEU 2.6.0's {@code Tokenizer13a} gives them. */
@@ -48,5 +50,30 @@ class Tokenizer13aTest {
     assertTokens("a\u200bb 😀 漢字 e\u0301", "a\u200bb", "😀", "漢字", "e\u0301");
     assertTokens("   ");
     assertTokens("");
+  }
+
+  @Test
+  void scansAsSacrebleusRegularExpressionsReplace() {
+    // sacreBLEU's four substitutions as regular expressions, applied to random lines made of the characters
+    // each one looks at: the single-scan tokenizer must give the same tokens on every one.
+    Pattern symbol = Pattern.compile("([{-~\\[-` -&(-+:-@/])");
+    Pattern periodCommaAfterNonDigit = Pattern.compile("([^0-9])([.,])");
+    Pattern periodCommaBeforeNonDigit = Pattern.compile("([.,])([^0-9])");
+    Pattern dashAfterDigit = Pattern.compile("([0-9])(-)");
+    String[] alphabet = {"a", "Z", "1", "9", ".", ",", "-", " ", "(", "/", "&", "<", "'", "\u00a0", "\n", "😀", "é", "&amp;", "<skipped>"};
+    Random random = new Random(13);
+    for (int line = 0; line < 20_000; line++) {
+      StringBuilder text = new StringBuilder();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        text.append(alphabet[random.nextInt(alphabet.length)]);
+      }
+      String s = PythonText.rstrip(text.toString()).replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+          .replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
+      s = symbol.matcher(" " + s + " ").replaceAll(" $1 ");
+      s = periodCommaAfterNonDigit.matcher(s).replaceAll("$1 $2 ");
+      s = periodCommaBeforeNonDigit.matcher(s).replaceAll(" $1 $2");
+      s = dashAfterDigit.matcher(s).replaceAll("$1 $2 ");
+      assertEquals(PythonText.split(s), Tokenizer13a.tokenize(text.toString()), text.toString());
+    }
   }
 }
