@@ -81,13 +81,13 @@ public final class TranslateBenchmark implements Callable<Integer> {
         time(sc, "beam " + beam, model, defaults.with(beam, null, null, null, null, null), BEST, work);
       }
       // beside beam 4 over the whole vocabulary: the same search over the run's shortlist (sparknmt shortlist)
-      if (!new org.apache.hadoop.fs.Path(ShortlistFile.inRun(setup.run).toString())
-          .getFileSystem(sc.hadoopConfiguration()).exists(ShortlistFile.inRun(setup.run))) {
-        System.out.println("shortlist beam 4: not run (no " + ShortlistFile.inRun(setup.run) + ")");
+      org.apache.hadoop.fs.Path shortlistFile = ShortlistFile.inRun(setup.run);
+      if (!shortlistFile.getFileSystem(sc.hadoopConfiguration()).exists(shortlistFile)) {
+        System.out.println("shortlist beam 4: not run (no " + shortlistFile + ")");
       } else {
         TranslateConfig listed = defaults.withShortlist(ShortlistFile.OF_THE_RUN);
         // runs of the two alternate, so that a load that changes during the benchmark weighs on both alike
-        Setting whole = new Setting("whole vocabulary beam 4", model, defaults.with(4, null, null, null, null, null), BEST);
+        Setting whole = new Setting("whole vocabulary beam 4", model, defaults, BEST);
         Setting shortlist = new Setting("shortlist beam 4", model.withShortlist(listed, setup.run,
             sc.hadoopConfiguration()), listed, BEST);
         List<List<Timed>> runs = time(sc, List.of(whole, shortlist), work);
