@@ -32,14 +32,15 @@ def write(path, name, body):
 
 
 def table_rows(body, header):
-    """The rows of the markdown table whose header line starts with header, each a list of its cells."""
+    """The rows of the markdown table whose header line starts with header, each a list of its cells (no cell
+    may hold a "|")."""
     rows, inside = [], False
     for line in body.splitlines():
         if line.startswith(header):
             inside = True
         elif inside and line.startswith("|"):
             if not set(line) <= set("|-: "):
-                rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+                rows.append([cell.strip() for cell in line.strip()[1:-1].split("|")])
         elif inside:
             break
     return rows
