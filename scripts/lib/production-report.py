@@ -16,9 +16,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_section  # noqa: E402
 
 NAME = "bench-production"
-HEADER = ["model", "master", "settings", "parameters", "driver heap MiB", "ND4J cap MiB", "run", "result", "steps",
+HEADER = ["model", "master", "settings", "parameters", "driver heap MiB", "ND4J cap MiB (plan)", "run", "result", "steps",
           "peak resident MiB", "wall", "CPU s (user + sys)", "driver_bytes_in a round"]
-ALIGN = ["---", "---", "---", "---:", "---", "---:", "---", "---", "---:", "---:", "---:", "---:", "---"]
+ALIGN = ["---", "---", "---", "---:", "---", "---", "---", "---", "---:", "---:", "---:", "---:", "---"]
 
 
 def meta(directory):
@@ -111,7 +111,9 @@ def derived(rows):
                      f"({100 * extra[-1] / state:.2f} %).")
     for r in rows:
         row = dict(zip(HEADER, r))
-        heap, cap = integers(row["driver heap MiB"]), integers(row["ND4J cap MiB"])
+        heap = integers(row["driver heap MiB"])
+        planned = re.search(r"\(plan ([\d,]+)\)", row["ND4J cap MiB (plan)"])
+        cap = integers(planned.group(1)) if planned else []
         memory = re.search(r"([\d.]+) GiB", row["run"])
         if row["result"].startswith(("exit 0", "passed")) or not heap or not cap or not memory or "(planned)" not in row["driver heap MiB"]:
             continue
@@ -138,7 +140,8 @@ def main():
         "Multi30k recipe's prepared data (`conf/multi30k-en-de.conf`: 8k joint BPE, 1,500-token batches unless the row's "
         "settings say otherwise), the launcher's defaults otherwise: the driver's heap as `sparknmt memory` plans it "
         "(unless the settings give `SPARKNMT_DRIVER_MEMORY`), two workers in `local[2]` (train.workers = 0: the cores), "
-        "k = 5. Peak resident memory, wall and CPU time from GNU `/usr/bin/time -v`; steps and `driver_bytes_in` from "
+        "k = 5. ND4J's cap is the launcher's (`SPARKNMT_NATIVE_MEMORY`, default 6g), beside the native memory the plan "
+        "wants. Peak resident memory, wall and CPU time from GNU `/usr/bin/time -v`; steps and `driver_bytes_in` from "
         "the run's `metrics/train.jsonl`; the valid loss from `metrics/valid.jsonl`. `YARN=1` adds the row of "
         "`ProductionSizeYarnIT`: base on a MiniYARNCluster under the YARN preset's limits (executors of 8g heap + 6g "
         "overhead, ND4J capped at 5g, two executors of one core, a client-mode driver with the planned heap), its "
