@@ -4,8 +4,12 @@ usage: quality-report.py RESULTS.tsv MINUTES PLOT.png BENCHMARKS.md
 The section between the "<!-- bench-quality -->" and "<!-- /bench-quality -->" markers of BENCHMARKS.md is
 replaced (appended under a new "## Time to quality" heading when the markers are missing); the rest of the file
 is kept."""
-import csv, datetime, os, platform, re, subprocess, sys
+import csv, datetime, os, platform, sys
 from collections import defaultdict
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_section  # noqa: E402
 
 results, minutes, plot, benchmarks = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 rows = list(csv.DictReader(open(results, encoding="utf-8"), delimiter="\t"))
@@ -23,7 +27,7 @@ def best_by(curve, m):
 
 
 marks = sorted({round(minutes * f) for f in (0.25, 0.5, 0.75, 1.0)} - {0})
-md = ["<!-- bench-quality -->", "## Time to quality: the last `scripts/bench-quality` run", ""]
+md = ["## Time to quality: the last `scripts/bench-quality` run", ""]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 md.append(f"`scripts/bench-quality {minutes:g}`, {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores "
           f"({cpu}). Each variant trained for {minutes:g} minutes of training (validation and checkpoints not counted), "
@@ -44,14 +48,7 @@ md.append("Epoch by epoch (training minutes, val500 BLEU):")
 md.append("")
 for name, c in curves.items():
     md.append(f"- {name}: " + ", ".join(f"{e}: {t:.1f} min {b:.2f}" for t, b, e, _ in c))
-md.append("<!-- /bench-quality -->")
-section = "\n".join(md) + "\n"
-
-text = open(benchmarks, encoding="utf-8").read()
-pattern = re.compile(r"<!-- bench-quality -->.*?<!-- /bench-quality -->\n", re.S)
-text = (pattern.sub(lambda _: section, text) if pattern.search(text)
-        else text.rstrip("\n") + "\n\n" + section)
-open(benchmarks, "w", encoding="utf-8").write(text)
+bench_section.write(benchmarks, "bench-quality", "\n".join(md))
 
 try:
     import matplotlib

@@ -7,11 +7,11 @@ import org.nd4j.linalg.factory.Nd4j;
  * ND4J's native threads while a job's concurrent tasks run inside this JVM (Spark local mode): a
  * training round's workers, or translation tasks. ND4J gives every caller all the cores it was started
  * with, so {@code local[2]}'s two concurrent tasks ran twice as many GEMM and loop threads as there are
- * cores (measured: training 15 % slower than one thread each on the Multi30k recipe, greedy translation
- * about 20 %). While the tasks run each gets its share: OpenBLAS's thread count and libnd4j's loop
- * threads ("master threads"; its {@code setMaxThreads} does nothing in 1.0.0-M2). The driver's own work
- * between rounds (validation, checkpoints) gets all of them back. Executors of a
- * cluster are separate JVMs, sized by {@code spark.executorEnv.OMP_NUM_THREADS}.
+ * cores, which made both training and translation slower than one thread each. While the tasks run
+ * each gets its share: OpenBLAS's thread count and libnd4j's loop threads ("master threads"; its
+ * {@code setMaxThreads} does nothing in 1.0.0-M2). The driver's own work between rounds (validation,
+ * checkpoints) gets all of them back. Executors of a cluster are separate JVMs, sized by
+ * {@code spark.executorEnv.OMP_NUM_THREADS}.
  */
 public final class LocalTaskThreads implements AutoCloseable {
   private final int perTask;

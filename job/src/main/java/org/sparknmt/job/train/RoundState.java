@@ -7,9 +7,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * The parameters and Adam state that the driver broadcasts to the workers of an averaging round, as
  * the bytes of their float32 buffers ({@link FloatChunks}). Java serialization copies a byte[] in
- * bulk, where an INDArray serializes one element at a time through its stream: for the recipe model's
- * 87 MB of parameters and Adam state, writing and reading took about 300 and 250 ms as INDArrays,
- * 90-170 and 90-145 ms as bytes (measured side by side in one JVM).
+ * bulk, where an INDArray serializes one element at a time through its stream, so the bytes are the
+ * faster to write and read (docs/notes/2026-12-04-benchmark-history.md has the measurement).
  *
  * @param parameters the network's flattened parameters
  * @param updater Adam's flattened state, or null when it does not travel

@@ -32,7 +32,7 @@ public final class Validation {
   /**
    * One forward pass per batch through the graph's Transformer, which gives the loss as the graph's
    * score does and the predictions: scoring with the graph and then asking it for its output took two
-   * passes, about 8 of a Multi30k validation's 12-14 s.
+   * passes, most of a validation's time.
    */
   public static Result of(ComputationGraph graph, List<Batch> batches) {
     Transformer model = TransformerFactory.newTransformer(graph);

@@ -37,8 +37,8 @@ public final class LengthSortedBatches {
     Integer[] order = IntStream.range(0, sources.length).boxed().toArray(Integer[]::new);
     // stable: equal lengths keep their input order, so results do not depend on the sort's whims. Longest
     // first: the search's workspace is sized by its first batch, and a larger batch after it would
-    // reallocate it (with shortest first nearly every batch did: BENCHMARKS.md, "Translation: where a
-    // search's time went")
+    // reallocate it (with shortest first nearly every batch did: docs/notes/2026-12-03-benchmark-history.md,
+    // "Translation: where a search's time went")
     Arrays.sort(order, Comparator.comparingInt((Integer i) -> sources[i].length).reversed());
     List<R> out = new ArrayList<>(Collections.nCopies(sources.length, null));
     for (int start = 0; start < order.length; start += batchSize) {
