@@ -32,11 +32,13 @@ import org.sparknmt.model.ModelArtifact;
 
 /**
  * The faults long training runs meet, on a real standalone Spark cluster and HDFS daemons
- * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: an
- * executor killed, the driver killed and rerun, the driver killed inside a checkpoint write, the
- * DataNode and the NameNode stopped and restarted mid-training, an HDFS quota with no room left, an
- * HDFS that is not there; and the whole pipeline end to end on the same cluster. Each test prints what
- * it measured.
+ * ({@code scripts/cluster}), with the driver a real {@code scripts/sparknmt train} process: the
+ * driver killed inside a checkpoint write and rerun, the DataNode and then the NameNode stopped and
+ * restarted mid-training, an HDFS quota with no room left, an HDFS that is not there; and the whole
+ * pipeline end to end on the same cluster. Each test prints what it measured. A killed executor and a
+ * plain driver kill are {@link ChaosIT}'s (whose verdict is the stronger one: the disturbed run ends
+ * bit-identical to an undisturbed one), {@code YarnIT}'s (an executor container lost, the run exits 0)
+ * and {@code LostExecutorAverageTest}'s (an executor lost inside an averaging round).
  */
 @Tag("slow")
 class TrainFaultIT {
@@ -71,39 +73,6 @@ class TrainFaultIT {
       cluster.cluster("down").assertSucceeded();
       cluster.deleteApplicationJars();
     }
-  }
-
-  @Test
-  void killedExecutorIsReplacedAndTheRunFinishes() throws Exception {
-    String run = copyOfPrepared("executor-kill");
-    Driver driver = Driver.start(trainArgs(run, 24, 4));
-    long checkpointStep = waitForCheckpoint(run, 4, driver);
-    long executor = executors().get(0);
-    long killedAt = System.nanoTime();
-    ProcessHandle.of(executor).ifPresent(ProcessHandle::destroyForcibly);
-
-    int exit = driver.waitFor(TRAIN_TIMEOUT);
-    System.out.printf("executor-kill: killed executor %d after checkpoint step %d; run finished %.0f s later, exit %d%n",
-        executor, checkpointStep, (System.nanoTime() - killedAt) / 1e9, exit);
-    assertEquals(0, exit, driver.output());
-    assertFinalModelUsable(run, 24);
-  }
-
-  @Test
-  void killedDriverRerunResumesFromTheLastCheckpoint() throws Exception {
-    String run = copyOfPrepared("driver-kill");
-    Driver first = Driver.start(trainArgs(run, 24, 4));
-    waitForCheckpoint(run, 8, first);
-    first.kill();
-    long lastCheckpoint = store(run).latest().orElseThrow().step();
-
-    Driver rerun = Driver.start(trainArgs(run, 24, 4));
-    assertEquals(0, rerun.waitFor(TRAIN_TIMEOUT), rerun.output());
-    System.out.printf("driver-kill: killed after checkpoint step %d; rerun resumed and ended at step 24%n", lastCheckpoint);
-    assertTrue(rerun.output().contains("resuming from") && rerun.output().contains(CheckpointStore.name(lastCheckpoint)),
-        "the rerun did not resume from step " + lastCheckpoint + ":\n" + rerun.output());
-    assertFinalModelUsable(run, 24);
-    assertStepsIncrease(run);
   }
 
   /**
@@ -163,57 +132,61 @@ class TrainFaultIT {
     assertTrue(seconds < 90, "took " + seconds + " s");
   }
 
-  @Test
-  void stoppedDataNodeMakesTrainingWaitAndTheRunFinishesWhenItIsBack() throws Exception {
-    restartMidTraining("datanode");
-  }
-
-  @Test
-  void restartedNameNodeMakesTrainingWaitAndTheRunFinishes() throws Exception {
-    restartMidTraining("namenode");
-  }
-
   /**
-   * Stops an HDFS daemon after checkpoint step 4; the next checkpoint write meets the outage and is
-   * retried while training waits; the daemon is started again (back in service: for the NameNode, out
-   * of safe mode) and the run finishes with every checkpoint.
+   * Stops the DataNode after checkpoint step 4 and, once the run is past that outage, the NameNode: each
+   * time the next checkpoint write meets the outage and is retried while training waits; the daemon is
+   * started again (back in service: for the NameNode, out of safe mode) and the run finishes with every
+   * checkpoint.
    */
-  private static void restartMidTraining(String daemon) throws Exception {
-    String run = copyOfPrepared(daemon + "-restart");
-    Driver driver = Driver.start(trainArgs(run, 16, 4));
-    long before = waitForCheckpoint(run, 4, driver);
-    long stoppedAt = System.nanoTime();
+  @Test
+  void stoppedHdfsDaemonsMakeTrainingWaitAndTheRunFinishesWhenTheyAreBack() throws Exception {
+    String run = copyOfPrepared("hdfs-restarts");
+    Driver driver = Driver.start(trainArgs(run, 20, 4));
     try {
-      cluster.daemon("stop", daemon).assertSucceeded();
-      // the next checkpoint write meets the outage: the driver retries instead of failing
-      waitForOutput(driver, "failed (attempt 2)");
-      double waitedSeconds = (System.nanoTime() - stoppedAt) / 1e9;
-      long restartAt = System.nanoTime();
-      cluster.daemon("start", daemon).assertSucceeded();
-      double restartSeconds = (System.nanoTime() - restartAt) / 1e9;
+      long before = waitForCheckpoint(run, 4, driver);
+      String datanode = outage(driver, "datanode", 1);
+      long between = waitForCheckpoint(run, before + 4, driver);
+      String namenode = outage(driver, "namenode", 2);
 
-      int exit = driver.waitFor(TRAIN_TIMEOUT);
-      assertEquals(0, exit, driver.output());
-      String output = driver.output();
+      assertEquals(0, driver.waitFor(TRAIN_TIMEOUT), driver.output());
       java.util.regex.Matcher retried = java.util.regex.Pattern
-          .compile("succeeded at attempt (\\d+), ([0-9.]+) s after the first failure").matcher(output);
-      assertTrue(retried.find(), "no checkpoint write was retried through the outage:\n" + output);
+          .compile("succeeded at attempt (\\d+), ([0-9.]+) s after the first failure").matcher(driver.output());
+      List<String> retries = new ArrayList<>();
+      while (retried.find()) {
+        retries.add("attempt " + retried.group(1) + " after " + retried.group(2) + " s");
+      }
       List<Long> steps = store(run).list().stream().map(CheckpointStore.Checkpoint::step).toList();
-      System.out.printf("%s-restart: %s stopped after checkpoint step %d; 2nd failed write %.1f s later;"
-          + " %s back in %.1f s; the write succeeded at attempt %s, %s s after its first failure;"
-          + " checkpoints %s, no step lost%n", daemon, daemon, before, waitedSeconds, daemon, restartSeconds,
-          retried.group(1), retried.group(2), steps);
-      assertEquals(List.of(4L, 8L, 12L, 16L), steps, "a checkpoint is missing");
-      assertFinalModelUsable(run, 16);
+      System.out.printf("hdfs-restarts: the DataNode stopped after checkpoint step %d (%s), the NameNode after step %d"
+          + " (%s); writes retried through the outages: %s; checkpoints %s%n", before, datanode, between, namenode,
+          retries, steps);
+      assertEquals(2, retries.size(), "a checkpoint write was not retried through each outage:\n" + driver.output());
+      assertEquals(List.of(4L, 8L, 12L, 16L, 20L), steps, "a checkpoint is missing");
+      assertFinalModelUsable(run, 20);
       assertStepsIncrease(run);
     } finally {
-      if (!cluster.running(daemon)) {
-        cluster.daemon("start", daemon);
+      for (String daemon : List.of("datanode", "namenode")) {
+        if (!cluster.running(daemon)) {
+          cluster.daemon("start", daemon);
+        }
       }
       if (driver.process.isAlive()) {
         driver.kill();
       }
     }
+  }
+
+  /**
+   * Stops an HDFS daemon, waits until a checkpoint write has failed twice for it (the {@code outage}th
+   * outage of the run), starts it again, and says how long each took.
+   */
+  private static String outage(Driver driver, String daemon, int outage) throws Exception {
+    long stoppedAt = System.nanoTime();
+    cluster.daemon("stop", daemon).assertSucceeded();
+    waitForOutput(driver, "failed (attempt 2)", outage);
+    double waitedSeconds = (System.nanoTime() - stoppedAt) / 1e9;
+    long restartAt = System.nanoTime();
+    cluster.daemon("start", daemon).assertSucceeded();
+    return String.format("2nd failed write %.1f s later, back in %.1f s", waitedSeconds, (System.nanoTime() - restartAt) / 1e9);
   }
 
   @Test
@@ -285,13 +258,18 @@ class TrainFaultIT {
 
   /** Waits (at most TRAIN_TIMEOUT) until the driver's output contains {@code text}; fails if the driver ends first. */
   private static void waitForOutput(Driver driver, String text) throws Exception {
+    waitForOutput(driver, text, 1);
+  }
+
+  /** Waits (at most TRAIN_TIMEOUT) until the driver's output contains {@code text} {@code times} times; fails if the driver ends first. */
+  private static void waitForOutput(Driver driver, String text, int times) throws Exception {
     long deadline = System.nanoTime() + TRAIN_TIMEOUT.toNanos();
-    while (!driver.output().contains(text)) {
+    while (driver.output().split(java.util.regex.Pattern.quote(text), -1).length - 1 < times) {
       if (!driver.process.isAlive()) {
-        throw new AssertionError("the driver ended before printing '" + text + "':\n" + driver.output());
+        throw new AssertionError("the driver ended before printing '" + text + "' " + times + " times:\n" + driver.output());
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no '" + text + "' in " + TRAIN_TIMEOUT + ":\n" + driver.output());
+        throw new AssertionError("no '" + text + "' " + times + " times in " + TRAIN_TIMEOUT + ":\n" + driver.output());
       }
       Thread.sleep(200);
     }
@@ -328,18 +306,6 @@ class TrainFaultIT {
       Thread.sleep(200);
     }
     throw new AssertionError("no checkpoint of step " + step + " in " + TRAIN_TIMEOUT + ":\n" + driver.output());
-  }
-
-  /** Executor JVMs the cluster's workers launched. */
-  private static List<Long> executors() {
-    List<Long> pids = new ArrayList<>();
-    for (String line : cluster.processesOfThisCluster()) {
-      if (line.contains("CoarseGrainedExecutorBackend")) {
-        pids.add(Long.parseLong(line.substring(0, line.indexOf(' '))));
-      }
-    }
-    assertTrue(!pids.isEmpty(), "no executor JVM found");
-    return pids;
   }
 
   private static void assertFinalModelUsable(String run, long step) throws IOException {
