@@ -17,6 +17,8 @@ import org.sparknmt.job.ml.TranslationTransformer;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.LengthPenalty;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +48,8 @@ public final class TableTranslateBenchmark implements Callable<Integer> {
         .getOrCreate()) {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       int partitions = sc.defaultParallelism();
-      TranslateConfig config = new TranslateConfig(1, 0.6, 1.5, 10, 32, partitions);
+      TranslateConfig config = TranslateConfig.of(DecodingOptions.greedy().withLengthPenalty(new LengthPenalty.Gnmt(0.6)),
+          32).withPartitions(partitions);
       String table = table(spark, sc.textFile(input).collect(), partitions, work);
       TranslationTransformer translation = new TranslationTransformer().setCheckpoint(setup.run, setup.checkpoint)
           .setInputCol("text").setSearch(config);
@@ -72,7 +75,7 @@ public final class TableTranslateBenchmark implements Callable<Integer> {
       double frameRate = sentences / median(frame);
       System.out.printf("%d sentences, %s, %d partitions, beam %d, batches of %d, median of %d: "
           + "text path %.2f sentences/s, DataFrame path %.2f sentences/s, overhead %.1f %%%n", sentences, setup.master,
-          partitions, config.beam(), config.batchSize(), setup.repeats, textRate, frameRate,
+          partitions, config.search().beamWidth(), config.batchSize(), setup.repeats, textRate, frameRate,
           100 * (textRate / frameRate - 1));
     }
     return 0;

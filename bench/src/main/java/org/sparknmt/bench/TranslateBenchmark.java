@@ -17,6 +17,8 @@ import org.sparknmt.job.translate.ShortlistFile;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.LengthPenalty;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,15 +72,16 @@ public final class TranslateBenchmark implements Callable<Integer> {
     try (JavaSparkContext sc = new JavaSparkContext(setup.sparkConf("sparknmt translate benchmark"))) {
       TranslationModel model = setup.loadModel(sc);
       // the length penalty of the recipe's translate section (chosen on valid)
-      TranslateConfig defaults = new TranslateConfig(4, 2.0, 1.5, 10, batchSize, partitions);
+      TranslateConfig defaults = TranslateConfig.of(DecodingOptions.beam(4).withLengthPenalty(new LengthPenalty.Gnmt(2.0))
+          .withMaxLength(1.5, 10), batchSize).withPartitions(partitions);
       TranslateJob.Result warmUp = TranslateJob.run(sc, model, defaults, input, work.resolve("warm-up.txt").toUri().toString(), true);
       System.out.printf("translate benchmark: %s (step %d) on %s, %s, %s partitions, batches of %d sentences, "
           + "length penalty %.1f, median of %d runs%n", model.checkpoint(), model.step(), input, setup.master,
-          partitions == 0 ? "translate's default" : partitions, batchSize, defaults.lengthPenalty(), setup.repeats);
+          partitions == 0 ? "translate's default" : partitions, batchSize, defaults.search().lengthPenalty().alpha(), setup.repeats);
       System.out.printf("  warm-up, this JVM's first pass (beam 4): %.1f s, %.1f target tokens/s%n", warmUp.seconds(),
           warmUp.tokensPerSecond());
       for (int beam : new int[] {1, 4}) {
-        time(sc, "beam " + beam, model, defaults.with(beam, null, null, null, null, null), BEST, work);
+        time(sc, "beam " + beam, model, defaults.withSearch(defaults.search().withBeamWidth(beam)), BEST, work);
       }
       // beside beam 4 over the whole vocabulary: the same search over the run's shortlist (sparknmt shortlist)
       org.apache.hadoop.fs.Path shortlistFile = ShortlistFile.inRun(setup.run);

@@ -33,7 +33,8 @@ public class CopyTaskTest {
     Random random = new Random(5);
     int[][] test = sentences(random, 40);
     Translator translator = Translator.of(graph, TOKENS);
-    DecodingOptions beam = new DecodingOptions(3, new LengthPenalty.Gnmt(0.6), 1.0, 2);
+    DecodingOptions greedy = DecodingOptions.greedy().withMaxLength(1.0, 2);
+    DecodingOptions beam = greedy.withBeamWidth(3).withLengthPenalty(new LengthPenalty.Gnmt(0.6));
     double greedyAccuracy = 0;
     double beamAccuracy = 0;
     int step = 0;
@@ -43,7 +44,7 @@ public class CopyTaskTest {
     while (step < 3000 && (greedyAccuracy < 1.0 || beamAccuracy < 1.0)) {
       graph.fit(batch(sentences(random, 32)));
       if (++step % 100 == 0) {
-        greedyAccuracy = exactMatch(translator.greedy(sources(test), 1.0, 2), test);
+        greedyAccuracy = exactMatch(translator.beam(sources(test), greedy), test);
         beamAccuracy = greedyAccuracy < 1.0 ? 0 : exactMatch(translator.beam(sources(test), beam), test);
       }
     }

@@ -68,7 +68,7 @@ public final class TranslateCommand implements Callable<Integer> {
       return translateTable(config, hypotheses.config(search.configOptions(), OutputFormat.FAIRSEQ));
     }
     HypothesesConfig wanted = hypotheses.config(search.configOptions(), table.hypothesesFormat());
-    wanted.checkBeam(config.beam());
+    wanted.checkBeam(config.search().beamWidth());
     if (input.equals("-")) {
       if (output != null && !output.equals("-")) {
         throw new UsageException("--output " + output + ": standard input is translated to standard output; "

@@ -192,10 +192,10 @@ public final class CheckpointEvaluation {
     root.put("src", srcUri);
     root.put("ref", refUri);
     ObjectNode search = root.putObject("search");
-    search.put("beam", config.beam());
-    search.put("length_penalty", config.lengthPenalty());
-    search.put("max_len_a", config.maxLenA());
-    search.put("max_len_b", config.maxLenB());
+    search.put("beam", config.search().beamWidth());
+    search.put("length_penalty", config.search().lengthPenalty().alpha());
+    search.put("max_len_a", config.search().maxLengthA());
+    search.put("max_len_b", config.search().maxLengthB());
     search.put("batch_size", config.batchSize());
     ObjectNode signature = root.putObject("signature");
     signature.put("bleu", Bleu.SIGNATURE);

@@ -29,6 +29,8 @@ import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.model.decode.DecodingOptions;
+import org.sparknmt.model.decode.LengthPenalty;
 
 /**
  * A Spark ML {@link Transformer} that appends the translation of a string column to any DataFrame,
@@ -115,10 +117,10 @@ public final class TranslationTransformer extends Transformer implements Default
     setDefault(checkpoint, "latest");
     setDefault(inputCol, "source");
     setDefault(outputCol, "translation");
-    setDefault(beam, defaults.beam());
-    setDefault(lengthPenalty, defaults.lengthPenalty());
-    setDefault(maxLenA, defaults.maxLenA());
-    setDefault(maxLenB, defaults.maxLenB());
+    setDefault(beam, defaults.search().beamWidth());
+    setDefault(lengthPenalty, defaults.search().lengthPenalty().alpha());
+    setDefault(maxLenA, defaults.search().maxLengthA());
+    setDefault(maxLenB, defaults.search().maxLengthB());
     setDefault(batchSize, defaults.batchSize());
     setDefault(ensemble, new String[0]);
     setDefault(prefixCol, "");
@@ -224,8 +226,9 @@ public final class TranslationTransformer extends Transformer implements Default
 
   /** The search of {@code config} (its partitions aside: a table keeps its own). */
   public TranslationTransformer setSearch(TranslateConfig config) {
-    return setBeam(config.beam()).setLengthPenalty(config.lengthPenalty()).setMaxLenA(config.maxLenA())
-        .setMaxLenB(config.maxLenB()).setBatchSize(config.batchSize()).setShortlist(config.shortlist());
+    DecodingOptions search = config.search();
+    return setBeam(search.beamWidth()).setLengthPenalty(search.lengthPenalty().alpha()).setMaxLenA(search.maxLengthA())
+        .setMaxLenB(search.maxLengthB()).setBatchSize(config.batchSize()).setShortlist(config.shortlist());
   }
 
   // Spark finds params through public no-argument methods returning Param (explainParams, save, load).
@@ -312,9 +315,10 @@ public final class TranslationTransformer extends Transformer implements Default
 
   /** The search these params describe, in the text path's terms (the input's partitions are kept). */
   public TranslateConfig searchConfig() {
-    return new TranslateConfig((Integer) getOrDefault(beam), (Double) getOrDefault(lengthPenalty),
-        (Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB), (Integer) getOrDefault(batchSize), 0,
-        getOrDefault(shortlist));
+    DecodingOptions search = TranslateConfig.searchOf(() -> DecodingOptions.beam((Integer) getOrDefault(beam))
+        .withLengthPenalty(new LengthPenalty.Gnmt((Double) getOrDefault(lengthPenalty)))
+        .withMaxLength((Double) getOrDefault(maxLenA), (Integer) getOrDefault(maxLenB)));
+    return TranslateConfig.of(search, (Integer) getOrDefault(batchSize)).withShortlist(getOrDefault(shortlist));
   }
 
   /**

@@ -47,7 +47,7 @@ public final class SentenceTranslator {
   /** The translations of {@code lines}, in their order; a translation never contains a line break. */
   public List<String> translate(List<String> lines) {
     Pieces pieces = pieces(lines);
-    Translation[] translations = LengthSortedBatches.translate(translator, pieces.sources(), config.decoding(),
+    Translation[] translations = LengthSortedBatches.translate(translator, pieces.sources(), config.search(),
         config.batchSize());
     List<String> out = new ArrayList<>(lines.size());
     for (int i = 0; i < lines.size(); i++) {
@@ -96,14 +96,14 @@ public final class SentenceTranslator {
       int[][] batchPrefixes = forced == null ? null : Arrays.stream(rows).mapToObj(r -> forced[r]).toArray(int[][]::new);
       List<List<Translation>> found;
       if (sampling == null) {
-        found = translator.nbest(batch, batchPrefixes, config.decoding(), wanted.nbest());
+        found = translator.nbest(batch, batchPrefixes, config.search(), wanted.nbest());
       } else {
         long[] seeds = new long[rows.length];
         for (int k = 0; k < rows.length; k++) {
           int line = pieces.lineOf()[rows[k]];
           seeds[k] = Sampling.sentenceSeed(wanted.seed(), lineIds[line], rows[k] - pieces.first()[line]);
         }
-        found = translator.sample(batch, batchPrefixes, config.maxLenA(), config.maxLenB(), sampling, seeds).stream()
+        found = translator.sample(batch, batchPrefixes, config.search(), sampling, seeds).stream()
             .map(List::of).toList();
       }
       return aligned(batch, found, wanted.alignments());

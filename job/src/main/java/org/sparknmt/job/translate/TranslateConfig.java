@@ -1,39 +1,28 @@
 package org.sparknmt.job.translate;
 
+import java.util.function.Supplier;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
 
 /**
- * The {@code translate} section: how sentences are searched and batched. Each component is the key
- * {@code translate.<component in snake_case>}, described with its default once, in
- * sparknmt-defaults.conf ({@code sparknmt config --explain} lists them). Command-line options
- * ({@code --beam}, {@code --length-penalty}, ...) override it through {@link #with}.
+ * The {@code translate} section: how sentences are searched ({@link DecodingOptions}, as the search takes
+ * them) and batched. Its keys are the parameters of {@link #fromKeys}, {@code translate.<parameter in
+ * snake_case>}, described with their defaults once, in sparknmt-defaults.conf ({@code sparknmt config
+ * --explain} lists them). Command-line options ({@code --beam}, {@code --length-penalty}, ...) override
+ * them through {@link #with}.
+ *
+ * @param search the search; its length penalty is GNMT's, whose α is the key {@code length_penalty}
  */
-public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions,
-    String shortlist) implements java.io.Serializable {
-  /** Without a shortlist: every target token is scored. */
-  public TranslateConfig(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize, int partitions) {
-    this(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions, "");
-  }
-
+public record TranslateConfig(DecodingOptions search, int batchSize, int partitions, String shortlist)
+    implements java.io.Serializable {
   public TranslateConfig {
+    if (!(search.lengthPenalty() instanceof LengthPenalty.Gnmt)) {
+      throw new IllegalArgumentException("translate's length penalty is GNMT's (the key length_penalty is its alpha),"
+          + " got " + search.lengthPenalty());
+    }
     if (shortlist == null) {
       throw new UsageException("shortlist (--shortlist) must be a file, run or empty, got null");
-    }
-    if (beam < 1) {
-      throw new UsageException("beam must be at least 1, got " + beam);
-    }
-    // NaN fails every comparison, so each bound is written as what must hold
-    if (!(lengthPenalty >= 0 && lengthPenalty < Double.POSITIVE_INFINITY)) {
-      throw new UsageException("length_penalty (--length-penalty) must be a finite number at least 0, got " + lengthPenalty);
-    }
-    if (!(maxLenA >= 0 && maxLenA < Double.POSITIVE_INFINITY)) {
-      throw new UsageException("max_len_a (--max-len-a) must be a finite number at least 0, got " + maxLenA);
-    }
-    if (maxLenB < 0 || (maxLenA == 0 && maxLenB == 0)) {
-      throw new UsageException("max_len_a and max_len_b must be non-negative and not both 0, got "
-          + maxLenA + " and " + maxLenB);
     }
     if (batchSize < 1) {
       throw new UsageException("batch_size must be at least 1, got " + batchSize);
@@ -43,17 +32,58 @@ public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, in
     }
   }
 
+  /** {@code search} in batches of {@code batchSize} sentences, the input's own partitions, without a shortlist. */
+  public static TranslateConfig of(DecodingOptions search, int batchSize) {
+    return new TranslateConfig(search, batchSize, 0, "");
+  }
+
+  /** The section as its keys give it: how the config binder builds it; invalid values are usage errors naming their key. */
+  public static TranslateConfig fromKeys(int beam, double lengthPenalty, double maxLenA, int maxLenB, int batchSize,
+      int partitions, String shortlist) {
+    return new TranslateConfig(searchOf(() -> DecodingOptions.beam(beam)
+        .withLengthPenalty(new LengthPenalty.Gnmt(lengthPenalty)).withMaxLength(maxLenA, maxLenB)),
+        batchSize, partitions, shortlist);
+  }
+
+  /**
+   * The search {@code settings} build, an invalid setting a usage error naming its key and option: how keys,
+   * options and a table transformer's params (which carry the keys' names) become a search.
+   */
+  public static DecodingOptions searchOf(Supplier<DecodingOptions> settings) {
+    try {
+      return settings.get();
+    } catch (DecodingOptions.Invalid e) {
+      String key = switch (e.setting()) {
+        case BEAM_WIDTH -> "beam";
+        case LENGTH_PENALTY -> "length_penalty (--length-penalty)";
+        case MAX_LENGTH_A -> "max_len_a (--max-len-a)";
+        case MAX_LENGTH -> "max_len_a and max_len_b";
+      };
+      throw new UsageException(key + " " + e.requirement(), e);
+    }
+  }
+
   /** This configuration with the options given on the command line (null: not given) replacing its values. */
   public TranslateConfig with(Integer beam, Double lengthPenalty, Double maxLenA, Integer maxLenB, Integer batchSize,
       Integer partitions) {
-    return new TranslateConfig(
-        beam != null ? beam : this.beam,
-        lengthPenalty != null ? lengthPenalty : this.lengthPenalty,
-        maxLenA != null ? maxLenA : this.maxLenA,
-        maxLenB != null ? maxLenB : this.maxLenB,
+    return fromKeys(
+        beam != null ? beam : search.beamWidth(),
+        lengthPenalty != null ? lengthPenalty : search.lengthPenalty().alpha(),
+        maxLenA != null ? maxLenA : search.maxLengthA(),
+        maxLenB != null ? maxLenB : search.maxLengthB(),
         batchSize != null ? batchSize : this.batchSize,
         partitions != null ? partitions : this.partitions,
         shortlist);
+  }
+
+  /** This configuration searching with {@code search} (its length penalty GNMT's). */
+  public TranslateConfig withSearch(DecodingOptions search) {
+    return new TranslateConfig(search, batchSize, partitions, shortlist);
+  }
+
+  /** This configuration splitting the input into {@code partitions} line ranges (0: the input's splits). */
+  public TranslateConfig withPartitions(int partitions) {
+    return new TranslateConfig(search, batchSize, partitions, shortlist);
   }
 
   /**
@@ -61,17 +91,11 @@ public record TranslateConfig(int beam, double lengthPenalty, double maxLenA, in
    * ({@link ShortlistFile#OF_THE_RUN}), or empty for none; null keeps this one.
    */
   public TranslateConfig withShortlist(String shortlist) {
-    return shortlist == null ? this
-        : new TranslateConfig(beam, lengthPenalty, maxLenA, maxLenB, batchSize, partitions, shortlist);
+    return shortlist == null ? this : new TranslateConfig(search, batchSize, partitions, shortlist);
   }
 
   /** Whether searches score only a shortlist's candidates. */
   public boolean shortlisted() {
     return !shortlist.isEmpty();
-  }
-
-  /** The model's search options. */
-  public DecodingOptions decoding() {
-    return new DecodingOptions(beam, new LengthPenalty.Gnmt(lengthPenalty), maxLenA, maxLenB);
   }
 }

@@ -83,11 +83,11 @@ class ConfigKeysTest {
   }
 
   private static void components(Class<? extends Record> type, String prefix, List<String> into) {
-    for (var component : type.getRecordComponents()) {
-      String key = prefix + "." + RecordBinder.keyOf(component.getName());
-      if (component.getType().isRecord()) {
+    for (RecordBinder.Key component : RecordBinder.keys(type)) {
+      String key = prefix + "." + component.name();
+      if (component.type().isRecord()) {
         @SuppressWarnings("unchecked")
-        Class<? extends Record> section = (Class<? extends Record>) component.getType();
+        Class<? extends Record> section = (Class<? extends Record>) component.type();
         components(section, key, into);
       } else {
         into.add(key);

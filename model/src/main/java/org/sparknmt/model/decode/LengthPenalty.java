@@ -1,7 +1,10 @@
 package org.sparknmt.model.decode;
 
 /** How a finished hypothesis's log-probability is normalized by its length before hypotheses are compared. */
-public sealed interface LengthPenalty permits LengthPenalty.Gnmt, LengthPenalty.Power {
+public sealed interface LengthPenalty extends java.io.Serializable permits LengthPenalty.Gnmt, LengthPenalty.Power {
+
+  /** The strength of the normalization: 0 leaves scores as they are. */
+  double alpha();
 
   /** The normalized score of a hypothesis of {@code length} tokens (EOS included) and summed log-probability. */
   double normalize(double logProbability, int length);

@@ -79,11 +79,7 @@ public final class Translator {
         graphs.get(0).getLayer(TransformerFactory.TRANSFORMER).params().dataType());
   }
 
-  /** Greedy search: the most probable token at every step; score = summed log-probability. */
-  public List<Translation> greedy(int[][] sources, double maxLengthA, int maxLengthB) {
-    return beam(sources, new DecodingOptions(1, new LengthPenalty.Power(0), maxLengthA, maxLengthB));
-  }
-
+  /** The best translation of each source ({@link DecodingOptions#greedy}: the most probable token at every step). */
   public List<Translation> beam(int[][] sources, DecodingOptions options) {
     return new BeamSearch(models, tokens, shortlist).search(sources, options, type);
   }
@@ -100,12 +96,13 @@ public final class Translator {
   /**
    * One sampled output per source ({@link Sampling}), source i starting with prefixes[i] (as in {@link #nbest})
    * and drawing from its own random stream seeded with seeds[i] ({@link Sampling#sentenceSeed}), so its sample
-   * does not depend on the batch it is drawn in.
+   * does not depend on the batch it is drawn in. A sample is one hypothesis with its summed log-probability:
+   * of the options, only the length limit applies.
    */
-  public List<Translation> sample(int[][] sources, int[][] prefixes, double maxLengthA, int maxLengthB,
-      Sampling sampling, long[] seeds) {
-    return new BeamSearch(models, tokens, shortlist).sample(sources, prefixes, new DecodingOptions(1, new LengthPenalty.Power(0),
-        maxLengthA, maxLengthB), sampling, seeds, type);
+  public List<Translation> sample(int[][] sources, int[][] prefixes, DecodingOptions options, Sampling sampling,
+      long[] seeds) {
+    DecodingOptions oneHypothesis = DecodingOptions.greedy().withMaxLength(options.maxLengthA(), options.maxLengthB());
+    return new BeamSearch(models, tokens, shortlist).sample(sources, prefixes, oneHypothesis, sampling, seeds, type);
   }
 
   /** The most tokens a target prefix may have: the model's positions less BOS and EOS. */

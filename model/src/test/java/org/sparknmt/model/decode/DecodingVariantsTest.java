@@ -29,6 +29,7 @@ import org.sparknmt.model.nn.Transformer;
 
 /** n-best lists, forced prefixes, sampling and alignments of the incremental search, against the full recomputation where one applies. */
 class DecodingVariantsTest {
+  private static final DecodingOptions GREEDY = DecodingOptions.greedy().withMaxLength(1.5, 4);
 
   @Test
   void nbestListsAreTheOraclesFinishedHypothesesSortedByScore() {
@@ -95,18 +96,17 @@ class DecodingVariantsTest {
     Transformer model = randomModel(14, false, false, true);
     Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
     int[][] sources = sources(new Random(14), 12, VOCAB);
-    List<Translation> greedy = translator.greedy(sources, 1.5, 4);
+    List<Translation> greedy = translator.beam(sources, GREEDY);
     int[][] prefixes = new int[sources.length][];
     for (int i = 0; i < sources.length; i++) {
       prefixes[i] = Arrays.copyOf(greedy.get(i).tokens(), i % (greedy.get(i).tokens().length + 1));
     }
-    DecodingOptions greedyOptions = new DecodingOptions(1, new LengthPenalty.Power(0), 1.5, 4);
-    List<Translation> prefixed = translator.nbest(sources, prefixes, greedyOptions, 1).stream().map(l -> l.get(0)).toList();
+    List<Translation> prefixed = translator.nbest(sources, prefixes, GREEDY, 1).stream().map(l -> l.get(0)).toList();
     assertSameTranslations(greedy, prefixed, "greedy search from a prefix of its own output");
     long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(3, i, 0)).toArray();
     int[][] others = prefixes(new Random(15), sources.length);
-    assertSameTranslations(translator.nbest(sources, others, greedyOptions, 1).stream().map(l -> l.get(0)).toList(),
-        translator.sample(sources, others, 1.5, 4, Sampling.topK(1, 0.7), seeds), "top-1 sampling from a prefix");
+    assertSameTranslations(translator.nbest(sources, others, GREEDY, 1).stream().map(l -> l.get(0)).toList(),
+        translator.sample(sources, others, GREEDY, Sampling.topK(1, 0.7), seeds), "top-1 sampling from a prefix");
   }
 
   @Test
@@ -115,13 +115,12 @@ class DecodingVariantsTest {
     Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
     assertEquals(38, translator.maxPrefixLength(), "max_length 40 less BOS and EOS");
     int[][] sources = sources(new Random(1), 1, VOCAB);
-    DecodingOptions greedyOptions = new DecodingOptions(1, new LengthPenalty.Power(0), 1.5, 4);
     int[] longest = new int[38];
     Arrays.fill(longest, 5);
-    Translation t = translator.nbest(sources, new int[][] {longest}, greedyOptions, 1).get(0).get(0);
+    Translation t = translator.nbest(sources, new int[][] {longest}, GREEDY, 1).get(0).get(0);
     assertTrue(t.tokens().length >= 38 && t.tokens().length <= 39, "the prefix and at most one more token");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> translator.nbest(sources, new int[][] {Arrays.copyOf(longest, 39)}, greedyOptions, 1));
+        () -> translator.nbest(sources, new int[][] {Arrays.copyOf(longest, 39)}, GREEDY, 1));
     assertTrue(e.getMessage().contains("39 tokens"), e.getMessage());
   }
 
@@ -130,10 +129,10 @@ class DecodingVariantsTest {
     Transformer model = randomModel(3, false, false, true);
     int[][] sources = sources(new Random(3), 12, VOCAB);
     Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
-    List<Translation> greedy = translator.greedy(sources, 1.5, 4);
+    List<Translation> greedy = translator.beam(sources, GREEDY);
     long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(42, i, 0)).toArray();
     for (double temperature : new double[] {0.5, 1.0, 3.0}) {
-      List<Translation> sampled = translator.sample(sources, null, 1.5, 4, Sampling.topK(1, temperature), seeds);
+      List<Translation> sampled = translator.sample(sources, null, GREEDY, Sampling.topK(1, temperature), seeds);
       for (int i = 0; i < sources.length; i++) {
         assertArrayEquals(greedy.get(i).tokens(), sampled.get(i).tokens(), "sentence " + i + " at T " + temperature);
         assertEquals(greedy.get(i).score(), sampled.get(i).score(), 1e-5, "the model's log-probability, as greedy's");
@@ -149,24 +148,24 @@ class DecodingVariantsTest {
     int[][] sources = sources(new Random(2), 12, VOCAB);
     long[] seeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(7, i, 0)).toArray();
     for (Sampling sampling : List.of(Sampling.topK(8, 1.0), Sampling.topP(0.9, 1.5))) {
-      List<Translation> together = translator.sample(sources, null, 1.5, 4, sampling, seeds);
+      List<Translation> together = translator.sample(sources, null, GREEDY, sampling, seeds);
       // reversed, in batches of 5: every sentence in another batch at another row
       Translation[] apart = new Translation[sources.length];
       int[] order = IntStream.range(0, sources.length).map(i -> sources.length - 1 - i).toArray();
       for (int start = 0; start < order.length; start += 5) {
         int[] rows = Arrays.copyOfRange(order, start, Math.min(order.length, start + 5));
         List<Translation> t = translator.sample(Arrays.stream(rows).mapToObj(r -> sources[r]).toArray(int[][]::new),
-            null, 1.5, 4, sampling, Arrays.stream(rows).mapToLong(r -> seeds[r]).toArray());
+            null, GREEDY, sampling, Arrays.stream(rows).mapToLong(r -> seeds[r]).toArray());
         for (int k = 0; k < rows.length; k++) {
           apart[rows[k]] = t.get(k);
         }
       }
       assertSameTranslations(together, List.of(apart), sampling + ", other batches");
-      List<Translation> greedy = translator.greedy(sources, 1.5, 4);
+      List<Translation> greedy = translator.beam(sources, GREEDY);
       assertTrue(IntStream.range(0, sources.length).anyMatch(i -> !Arrays.equals(greedy.get(i).tokens(),
           together.get(i).tokens())), sampling + " draws other outputs than greedy search");
       long[] otherSeeds = IntStream.range(0, sources.length).mapToLong(i -> Sampling.sentenceSeed(8, i, 0)).toArray();
-      List<Translation> other = translator.sample(sources, null, 1.5, 4, sampling, otherSeeds);
+      List<Translation> other = translator.sample(sources, null, GREEDY, sampling, otherSeeds);
       assertTrue(IntStream.range(0, sources.length).anyMatch(i -> !Arrays.equals(other.get(i).tokens(),
           together.get(i).tokens())), sampling + ": another seed draws other samples");
     }
@@ -219,7 +218,8 @@ class DecodingVariantsTest {
     params.value("generator.b").putScalar(TOKENS.eos(), -100);
     Translator translator = new Translator(model, TOKENS, DataType.FLOAT);
     int[][] sources = sources(new Random(4), 8, VOCAB);
-    List<Translation> outputs = translator.beam(sources, new DecodingOptions(2, new LengthPenalty.Gnmt(0.6), 1, 0));
+    List<Translation> outputs = translator.beam(sources,
+        DecodingOptions.beam(2).withLengthPenalty(new LengthPenalty.Gnmt(0.6)).withMaxLength(1, 0));
     int[][] alignments = translator.alignments(sources, outputs.stream().map(Translation::tokens).toArray(int[][]::new));
     List<String> names = new ArrayList<>(params.layout().keySet());
     for (int i = 0; i < sources.length; i++) {

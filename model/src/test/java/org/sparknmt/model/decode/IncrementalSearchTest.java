@@ -63,7 +63,7 @@ class IncrementalSearchTest {
   }
 
   static DecodingOptions options(int beam) {
-    return new DecodingOptions(beam, new LengthPenalty.Gnmt(0.6), 1.5, 4);
+    return DecodingOptions.beam(beam).withLengthPenalty(new LengthPenalty.Gnmt(0.6)).withMaxLength(1.5, 4);
   }
 
   static void assertSameTranslations(List<Translation> expected, List<Translation> actual, String what) {
@@ -126,7 +126,7 @@ class IncrementalSearchTest {
     Transformer model = TransformerFactory.newTransformer(graph);
     int[][] sources = CopyTaskTest.sources(CopyTaskTest.sentences(random, 24));
     for (int beam : new int[] {1, 4}) {
-      DecodingOptions options = new DecodingOptions(beam, new LengthPenalty.Gnmt(0.6), 1.0, 2);
+      DecodingOptions options = options(beam).withMaxLength(1.0, 2);
       List<Translation> expected = new FullRecomputeSearch(model, CopyTaskTest.TOKENS)
           .search(sources, options, DataType.FLOAT);
       assertTrue(expected.stream().filter(Translation::finished).count() > sources.length / 2 && distinctLengths(expected) > 2,
