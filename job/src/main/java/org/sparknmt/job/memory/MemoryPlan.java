@@ -92,12 +92,22 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
    * The driver's heap, in MiB ({@code --driver-memory}, SPARKNMT_DRIVER_MEMORY), for rounds of
    * {@code workers} workers reduced by {@code slices} reducers, of which {@code localTasks} run at once
    * in the driver's JVM (local mode; 0 on a cluster): the driver's copies of the state, and each local
-   * reducer's W input slices and its result's copies; never below the launcher's former 2g.
+   * reducer's W input slices and its result's copies ({@link #driverHeapNeedMib}); never below the
+   * launcher's former 2g.
    */
   public long driverHeapMib(int slices, int workers, int localTasks) {
+    return Math.max(mib(DEFAULT_HEAP), driverHeapNeedMib(slices, workers, localTasks));
+  }
+
+  /**
+   * The least driver heap, in MiB, that rounds of this model need ({@link #driverHeapMib} without its floor):
+   * what {@code train} warns below. A small model's driver runs in less than the launcher's default, as the
+   * quickstart's does.
+   */
+  public long driverHeapNeedMib(int slices, int workers, int localTasks) {
     long slice = (stateBytes() + slices - 1) / slices;
     long reducers = (long) localTasks * (workers + REDUCER_RESULT_COPIES) * slice;
-    return mib(Math.max(DEFAULT_HEAP, DRIVER_BASE_HEAP + DRIVER_STATE_COPIES * stateBytes() + reducers));
+    return mib(DRIVER_BASE_HEAP + DRIVER_STATE_COPIES * stateBytes() + reducers);
   }
 
   /** What a round averages and moves: the parameters and Adam's two moments, 12 bytes a parameter. */

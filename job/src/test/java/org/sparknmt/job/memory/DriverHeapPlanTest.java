@@ -1,0 +1,35 @@
+package org.sparknmt.job.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sparknmt.job.train.SliceReducers;
+
+/** The driver's heap as {@code sparknmt memory} plans it, and the need below which {@code train} warns. */
+class DriverHeapPlanTest {
+  /** Only the parameter count enters the driver's plan. */
+  private static MemoryPlan plan(long parameters) {
+    return new MemoryPlan(parameters, 1500, 1, 1);
+  }
+
+  @Test
+  void transformerBaseGetsTheHeapItsStateNeeds() {
+    MemoryPlan base = plan(48_234_496);
+    int slices = SliceReducers.count(base.parameters(), base.stateBytes(), 2, 2);
+    assertEquals(9, slices, "64 MiB slices of the 579 MB state");
+    // 1 GiB + 3 copies of the state on a cluster; in local[2] also the two reducers' inputs and results
+    assertEquals(2680, base.driverHeapMib(slices, 2, 0));
+    assertEquals(3294, base.driverHeapMib(slices, 2, 2));
+    assertEquals(base.driverHeapMib(slices, 2, 2), base.driverHeapNeedMib(slices, 2, 2));
+  }
+
+  @Test
+  void aSmallModelIsPlannedTheDefaultHeapButNeedsLess() {
+    MemoryPlan quickstart = plan(3_659_776);
+    int slices = SliceReducers.count(quickstart.parameters(), quickstart.stateBytes(), 2, 1);
+    assertEquals(2048, quickstart.driverHeapMib(slices, 2, 2), "never below the launcher's former default");
+    long need = quickstart.driverHeapNeedMib(slices, 2, 2);
+    assertTrue(need > 1024 && need < 1536, "1 GiB and a few copies of a 44 MB state, got " + need + " MiB");
+  }
+}
