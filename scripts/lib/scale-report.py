@@ -68,6 +68,12 @@ def job_lines(jobs):
             if name != "multi30k":
                 out.append(f"- train to the first step, {name} pairs beside Multi30k: {number(j[2]) / number(m[2]):.2f}x "
                            f"the seconds, {number(j[4]) / number(m[4]):.2f}x the peak RSS.")
+    translate = sorted((j for j in jobs if j[0] == "translate"), key=lambda j: number(j[1]))
+    if len(translate) > 1:
+        small, large = translate[0], translate[-1]
+        out.append(f"- translate, {number(small[1]):,.0f} to {number(large[1]):,.0f} lines: peak RSS "
+                   f"{number(large[4]) / number(small[4]):.2f}x ({small[4]} to {large[4]} MiB), lines/s "
+                   f"{number(large[3]) / number(small[3]):.2f}x.")
     for kind in ("translate", "evaluate"):
         if not any(j[0] == kind for j in jobs):
             out.append(f"- No `{kind}` rows yet.")
@@ -103,8 +109,8 @@ def main():
         "Second table. **train to first step**: the recipe's model (`conf/multi30k-en-de.conf`, the launcher's "
         "defaults) on the `FIRST_STEP`-pair corpus prepared with the recipe's settings and on Multi30k; seconds from "
         "the command's start to the first round's progress line, the peak RSS by then (local mode: driver and "
-        "executors are one JVM). **translate**: lines of the 1,000,000-pair corpus's source side, translated by "
-        "the shipped sample's model. **evaluate**: the corpus's target side against a perturbed copy (every third "
+        "executors are one JVM). **translate**: the first lines of the 1,000,000-pair corpus's source side that are "
+        "UTF-8 (translate refuses the invalid-utf8 class, naming the line), translated by the shipped sample's model. **evaluate**: the corpus's target side against a perturbed copy (every third "
         "line's second word changed, every fifth line's last word dropped), checked against Python sacrebleu on its "
         "first lines where it is installed. When the load average is above the cores "
         f"({m.get('cores', '?')} here), wall times say how the rows of one run compare, not how fast an idle host is.",
