@@ -12,7 +12,6 @@ import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.BleuScore;
 import org.sparknmt.job.translate.HypothesesConfig;
-import org.sparknmt.job.translate.OutputFormat;
 import org.sparknmt.job.translate.ShortlistFile;
 import org.sparknmt.job.translate.TranslateConfig;
 import org.sparknmt.job.translate.TranslateJob;
@@ -57,7 +56,7 @@ public final class TranslateBenchmark implements Callable<Integer> {
   String ref;
 
   /** The best text of a beam search: translate without n-best, sampling or prefix options. */
-  private static final HypothesesConfig BEST = new HypothesesConfig(1, OutputFormat.TEXT, false, "none", 1.0, 0, "");
+  private static final HypothesesConfig BEST = HypothesesConfig.best();
 
   private record Timed(TranslateJob.Result result, String load) {}
 
@@ -110,7 +109,7 @@ public final class TranslateBenchmark implements Callable<Integer> {
         time(sc, "ensemble beam 4", TranslationModel.load(setup.run, lastTwo, sc.hadoopConfiguration()), defaults,
             BEST, work);
       }
-      time(sc, "sample topk=10", model, defaults, new HypothesesConfig(1, OutputFormat.TEXT, false, "topk=10", 1.0, 0, ""),
+      time(sc, "sample topk=10", model, defaults, BEST.withSample("topk=10"),
           work);
     }
     return 0;

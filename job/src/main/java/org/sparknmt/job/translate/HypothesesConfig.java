@@ -40,6 +40,11 @@ public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean ali
     }
   }
 
+  /** What translation gives without these keys: the best text of a beam search, written as text. */
+  public static HypothesesConfig best() {
+    return new HypothesesConfig(1, OutputFormat.TEXT, false, NONE, 1.0, 0, "");
+  }
+
   /**
    * The hypotheses of a caller that stores them itself (a table's columns) rather than writing them in a
    * format, without a prefix file: checked as the command line's are.
@@ -60,6 +65,41 @@ public record HypothesesConfig(int nbest, OutputFormat outputFormat, boolean ali
         temperature != null ? temperature : this.temperature,
         seed != null ? seed : this.seed,
         prefix != null ? prefix : this.prefix);
+  }
+
+  /** This configuration writing the {@code n} best hypotheses of each line (a format other than text). */
+  public HypothesesConfig withNbest(int n) {
+    return with(n, null, null, null, null, null, null);
+  }
+
+  /** This configuration written as {@code format}. */
+  public HypothesesConfig withOutputFormat(OutputFormat format) {
+    return with(null, format, null, null, null, null, null);
+  }
+
+  /** This configuration with or without each hypothesis's word alignment (a format other than text). */
+  public HypothesesConfig withAlignments(boolean on) {
+    return with(null, null, on, null, null, null, null);
+  }
+
+  /** This configuration sampling as {@code spec} says ({@code none}, {@code topk=K}, {@code topp=P}). */
+  public HypothesesConfig withSample(String spec) {
+    return with(null, null, null, spec, null, null, null);
+  }
+
+  /** This configuration sampling at {@code temperature}. */
+  public HypothesesConfig withTemperature(double temperature) {
+    return with(null, null, null, null, temperature, null, null);
+  }
+
+  /** This configuration sampling from the streams of {@code seed}. */
+  public HypothesesConfig withSeed(long seed) {
+    return with(null, null, null, null, null, seed, null);
+  }
+
+  /** This configuration starting each line's translation with its line of {@code prefixFile} ("" for none). */
+  public HypothesesConfig withPrefix(String prefixFile) {
+    return with(null, null, null, null, null, null, prefixFile);
   }
 
   /** Whether lines are translated as without these keys: the best text of a beam search. */

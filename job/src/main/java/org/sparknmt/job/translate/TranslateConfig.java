@@ -81,6 +81,11 @@ public record TranslateConfig(DecodingOptions search, int batchSize, int partiti
     return new TranslateConfig(search, batchSize, partitions, shortlist);
   }
 
+  /** This configuration translating {@code batchSize} sentences a batch. */
+  public TranslateConfig withBatchSize(int batchSize) {
+    return with(null, null, null, null, batchSize, null);
+  }
+
   /** This configuration splitting the input into {@code partitions} line ranges (0: the input's splits). */
   public TranslateConfig withPartitions(int partitions) {
     return new TranslateConfig(search, batchSize, partitions, shortlist);

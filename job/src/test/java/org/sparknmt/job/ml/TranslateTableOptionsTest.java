@@ -73,7 +73,7 @@ class TranslateTableOptionsTest {
     options.prefixColumn = "start";
     options.alignmentsColumn = "links";
     TranslationTransformer t = options.withHypotheses(new TranslationTransformer(),
-        HypothesesConfig.stored(3, true, "none", 1.0, 0).with(null, null, null, null, 0.7, 9L, null));
+        HypothesesConfig.stored(3, true, "none", 1.0, 0).withTemperature(0.7).withSeed(9));
     assertEquals(3, t.getOrDefault(t.nbest()));
     assertEquals("links", t.getOrDefault(t.alignmentsCol()));
     assertEquals("start", t.getOrDefault(t.prefixCol()));

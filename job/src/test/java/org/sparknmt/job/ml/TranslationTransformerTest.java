@@ -35,7 +35,6 @@ import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.Evaluation;
 import org.sparknmt.job.translate.HypothesesConfig;
 import org.sparknmt.job.translate.LineHypothesis;
-import org.sparknmt.job.translate.OutputFormat;
 import org.sparknmt.job.translate.TranslateJob;
 import org.sparknmt.job.translate.TranslationModel;
 import org.sparknmt.testkit.MiniHdfs;
@@ -251,8 +250,7 @@ class TranslationTransformerTest {
     List<List<LineHypothesis>> expected = both.sentenceTranslator(TinyRun.search(
         "translate.beam=2", "translate.max_len_a=0", "translate.max_len_b=6", "translate.batch_size=4"))
         .hypotheses(texts, new long[texts.size()], prefixes.stream().map(p -> p == null ? "" : p).toList(),
-            new HypothesesConfig(1, OutputFormat.TEXT, false,
-                "none", 1.0, 0, ""));
+            HypothesesConfig.best());
     assertEquals(texts.size(), out.size());
     for (Row row : out) {
       int i = (int) row.getLong(0);

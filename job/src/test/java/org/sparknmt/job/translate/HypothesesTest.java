@@ -41,7 +41,8 @@ class HypothesesTest {
   }
 
   private static HypothesesConfig wanted(int nbest, OutputFormat format, boolean alignments, String sample, long seed) {
-    return new HypothesesConfig(nbest, format, alignments, sample, 1.0, seed, "");
+    return HypothesesConfig.best().withOutputFormat(format).withNbest(nbest).withAlignments(alignments).withSample(sample)
+        .withSeed(seed);
   }
 
   private static long[] ids(long from, int n) {

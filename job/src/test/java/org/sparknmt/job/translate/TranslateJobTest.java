@@ -77,7 +77,7 @@ class TranslateJobTest {
     assertEquals("", output.get(0));
     assertEquals("", output.get(7));
     assertEquals("", output.get(output.size() - 1));
-    SentenceTranslator alone = model.sentenceTranslator(SEARCH.with(null, null, null, null, 1, null));
+    SentenceTranslator alone = model.sentenceTranslator(SEARCH.withBatchSize(1));
     for (int i = 0; i < input.size(); i++) {
       assertEquals(alone.translate(List.of(input.get(i))).get(0), output.get(i), "line " + i);
     }
@@ -97,12 +97,13 @@ class TranslateJobTest {
     }
     String prefixes = TinyRun.write(HDFS, "/translate/hypotheses/prefix.de", prefix, false);
     TranslationModel model = TranslationModel.load(run, "step-10", hadoop());
-    for (HypothesesConfig wanted : List.of(new HypothesesConfig(1, OutputFormat.FAIRSEQ, true, "topp=0.9", 1.2, 3, ""),
-        new HypothesesConfig(2, OutputFormat.JSON, false, "none", 1.0, 0, prefixes))) {
+    for (HypothesesConfig wanted : List.of(HypothesesConfig.best().withOutputFormat(OutputFormat.FAIRSEQ)
+        .withAlignments(true).withSample("topp=0.9").withTemperature(1.2).withSeed(3),
+        HypothesesConfig.best().withOutputFormat(OutputFormat.JSON).withNbest(2).withPrefix(prefixes))) {
       List<List<String>> outputs = new ArrayList<>();
       for (int partitions : new int[] {1, 3}) {
         String out = HDFS.path("/translate/hypotheses/" + wanted.outputFormat() + "-" + partitions);
-        TranslateJob.run(SPARK.sc(), model, SEARCH.with(null, null, null, null, null, partitions), wanted, in, out, false);
+        TranslateJob.run(SPARK.sc(), model, SEARCH.withPartitions(partitions), wanted, in, out, false);
         outputs.add(TinyRun.read(out, hadoop()));
       }
       ByteArrayOutputStream stream = new ByteArrayOutputStream();
@@ -122,7 +123,7 @@ class TranslateJobTest {
     }
     String shorter = TinyRun.write(HDFS, "/translate/hypotheses/prefix-short.de", prefix.subList(0, 19), false);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TranslateJob.run(SPARK.sc(), model,
-        SEARCH, new HypothesesConfig(1, OutputFormat.TEXT, false, "none", 1.0, 0, shorter), in,
+        SEARCH, HypothesesConfig.best().withPrefix(shorter), in,
         HDFS.path("/translate/hypotheses/short"), false));
     assertEquals("--prefix " + shorter + " has 19 lines, fewer than --input " + in + ": line 20 of --input " + in
         + " has no prefix", e.getMessage());
