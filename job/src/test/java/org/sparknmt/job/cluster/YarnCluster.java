@@ -2,8 +2,11 @@ package org.sparknmt.job.cluster;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,13 +163,29 @@ final class YarnCluster implements AutoCloseable {
         .toList();
   }
 
-  /** Everything the containers of this cluster wrote to their stdout and stderr files, concatenated. */
+  /**
+   * Everything the containers of this cluster wrote to their stdout and stderr files, concatenated. The
+   * NodeManagers' local dirs are skipped: they delete a finished application's files while the walk runs.
+   */
   String containerLogs() throws IOException {
-    StringBuilder all = new StringBuilder();
-    try (Stream<Path> files = Files.walk(dir.resolve("yarn"))) {
-      for (Path file : files.filter(f -> f.getFileName().toString().matches("stdout|stderr")).sorted().toList()) {
-        all.append("== ").append(file).append('\n').append(Files.readString(file));
+    List<Path> logs = new ArrayList<>();
+    Files.walkFileTree(dir.resolve("yarn"), new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attributes) {
+        return d.getFileName().toString().contains("-localDir-") ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
       }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        if (file.getFileName().toString().matches("stdout|stderr")) {
+          logs.add(file);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    StringBuilder all = new StringBuilder();
+    for (Path file : logs.stream().sorted().toList()) {
+      all.append("== ").append(file).append('\n').append(Files.readString(file));
     }
     return all.toString();
   }
