@@ -83,7 +83,7 @@ public record TranslateConfig(DecodingOptions search, int batchSize, int partiti
 
   /** This configuration translating {@code batchSize} sentences a batch. */
   public TranslateConfig withBatchSize(int batchSize) {
-    return with(null, null, null, null, batchSize, null);
+    return new TranslateConfig(search, batchSize, partitions, shortlist);
   }
 
   /** This configuration splitting the input into {@code partitions} line ranges (0: the input's splits). */
