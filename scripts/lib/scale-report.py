@@ -110,8 +110,9 @@ def main():
         "defaults) on the `FIRST_STEP`-pair corpus prepared with the recipe's settings and on Multi30k; seconds from "
         "the command's start to the first round's progress line, the peak RSS by then (local mode: driver and "
         "executors are one JVM). **translate**: the first lines of the 1,000,000-pair corpus's source side that are "
-        "UTF-8 (translate refuses the invalid-utf8 class, naming the line), translated by the shipped sample's model. **evaluate**: the corpus's target side against a perturbed copy (every third "
-        "line's second word changed, every fifth line's last word dropped), checked against Python sacrebleu on its "
+        "UTF-8 (translate refuses the invalid-utf8 class, naming the line), translated by the shipped sample's model. "
+        "**evaluate**: the corpus's target side against a perturbed copy (every third line's second word changed, "
+        "every fifth line's last word dropped), checked against Python sacrebleu on its "
         "first lines where it is installed. When the load average is above the cores "
         f"({m.get('cores', '?')} here), wall times say how the rows of one run compare, not how fast an idle host is.",
         "",
