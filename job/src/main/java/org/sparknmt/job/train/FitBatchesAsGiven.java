@@ -82,9 +82,14 @@ final class FitBatchesAsGiven
         FloatChunks.MAX_CHUNK_FLOATS);
   }
 
-  /** Worker {@code worker} fits {@code batches} in order from the broadcast state; null when there are none. */
+  /** Worker {@code worker} fits {@code batches} in order from the broadcast state; null when there are none (its moments, if it keeps its own, carried to the next round). */
   Fitted fit(int worker, Iterator<Tuple2<Integer, Batch>> batches) {
     if (!batches.hasNext()) {
+      // a worker idle in an epoch's last round keeps its moments for the next
+      FloatChunks kept = moments == null ? null : moments.read(worker);
+      if (kept != null) {
+        moments.write(worker, kept);
+      }
       return null;
     }
     try {

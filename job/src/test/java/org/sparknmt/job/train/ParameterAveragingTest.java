@@ -135,6 +135,27 @@ class ParameterAveragingTest {
     }
   }
 
+  /** An epoch's last round may leave a worker without batches: its own moments wait for the round after. */
+  @Test
+  void aWorkerWithoutBatchesKeepsItsOwnMomentsForTheNextRound() {
+    ComputationGraph graph = network();
+    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, false, true,
+        new WorkerTimings(SPARK.sc()), null, DriverBytesIn.register(SPARK.sc().sc()));
+    List<Tuple2<Integer, Batch>> both = List.of(new Tuple2<>(0, BATCHES.get(0)), new Tuple2<>(1, BATCHES.get(1)));
+    averaging.fitRound(slotted(both), 3, 0, 1);
+    averaging.fitRound(slotted(both.subList(0, 1)), 4, 1, 1);
+    averaging.fitRound(slotted(both), 5, 2, 1);
+
+    String worker1 = "sparknmt-moments-" + SPARK.sc().sc().applicationId() + "-1-";
+    assertTrue(SparkEnv.get().blockManager().master().contains(new TestBlockId(worker1 + 3)));
+    assertFalse(SparkEnv.get().blockManager().master().contains(new TestBlockId(worker1 + 2)));
+  }
+
+  /** A round of two workers, one batch each, from slots 0 and 1. */
+  private static JavaPairRDD<Integer, Batch> slotted(List<Tuple2<Integer, Batch>> batches) {
+    return SPARK.sc().parallelizePairs(batches).repartitionAndSortWithinPartitions(new SlotPartitioner(2, 1));
+  }
+
   static ParameterAveraging averaging(org.sparknmt.testkit.SparkCluster spark, ComputationGraph graph,
       boolean averageUpdater) {
     return new ParameterAveraging(spark.sc(), graph, averageUpdater, false, new WorkerTimings(spark.sc()), null,
