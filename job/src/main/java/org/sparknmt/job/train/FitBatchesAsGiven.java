@@ -7,7 +7,6 @@ import java.util.stream.IntStream;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.nn.updater.graph.ComputationGraphUpdater;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
@@ -21,8 +20,7 @@ import scala.Tuple2;
  * step, fit each batch in slot order, and hand the shuffle its parameters and updater state cut into
  * the round's slices ({@link SliceReducers}), each with the worker's score. Dropout is seeded per batch
  * from the round's seed and the batch's slot, so a resumed run draws the same masks, and a map task
- * that Spark reruns (its executor lost) writes the same bits. With {@link WorkerMoments} the worker
- * starts from its own Adam moments of the last round instead and leaves them for the next.
+ * that Spark reruns (its executor lost) writes the same bits.
  */
 final class FitBatchesAsGiven
     implements Function2<Integer, Iterator<Tuple2<Integer, Batch>>, Iterator<Tuple2<Long, FitBatchesAsGiven.WorkerSlice>>> {
@@ -32,8 +30,6 @@ final class FitBatchesAsGiven
   private final long startStep;
   private final WorkerTimings timings;
   private final SliceReducers reducers;
-  /** null: Adam's moments come from the broadcast (averaged, or afresh). */
-  private final WorkerMoments moments;
 
   /** A worker's network after its batches, its loss on the last one, and the bytes its training step's workspace grew to. */
   record Fitted(ComputationGraph network, double score, long stepWorkspaceBytes) {}
@@ -48,23 +44,21 @@ final class FitBatchesAsGiven
   /**
    * @param returnUpdater whether Adam's state comes back for averaging
    * @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it
-   * @param moments where each worker keeps its own moments between rounds; null when they come from the broadcast
    */
   FitBatchesAsGiven(Broadcast<RoundStart> start, boolean returnUpdater, long dropoutSeed, long startStep,
-      WorkerTimings timings, SliceReducers reducers, WorkerMoments moments) {
+      WorkerTimings timings, SliceReducers reducers) {
     this.start = start;
     this.returnUpdater = returnUpdater;
     this.dropoutSeed = dropoutSeed;
     this.startStep = startStep;
     this.timings = timings;
     this.reducers = reducers;
-    this.moments = moments;
   }
 
   /** Worker {@code worker}'s slices, made one at a time as the shuffle writes them; none for a worker without batches. */
   @Override
   public Iterator<Tuple2<Long, WorkerSlice>> call(Integer worker, Iterator<Tuple2<Integer, Batch>> batches) {
-    Fitted fitted = fit(worker, batches);
+    Fitted fitted = fit(batches);
     return fitted == null ? Collections.emptyIterator() : slices(fitted, worker);
   }
 
@@ -82,23 +76,14 @@ final class FitBatchesAsGiven
         FloatChunks.MAX_CHUNK_FLOATS);
   }
 
-  /** Worker {@code worker} fits {@code batches} in order from the broadcast state; null when there are none (its moments, if it keeps its own, carried to the next round). */
-  Fitted fit(int worker, Iterator<Tuple2<Integer, Batch>> batches) {
+  /** Fits {@code batches} in order from the broadcast state; null when there are none. */
+  Fitted fit(Iterator<Tuple2<Integer, Batch>> batches) {
     if (!batches.hasNext()) {
-      // a worker idle in an epoch's last round keeps its moments for the next
-      FloatChunks kept = moments == null ? null : moments.read(worker);
-      if (kept != null) {
-        moments.write(worker, kept);
-      }
       return null;
     }
     try {
       PassWorkspace.reserve(PassWorkspace.TRAINING_STEP, start.value().stepWorkspaceBytes());
       ComputationGraph net = start.value().network();
-      FloatChunks kept = moments == null ? null : moments.read(worker);
-      if (kept != null) {
-        net.setUpdater(new ComputationGraphUpdater(net, kept.row()));
-      }
       // a cloned configuration starts its iteration count at 0
       net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
       while (batches.hasNext()) {
@@ -111,9 +96,6 @@ final class FitBatchesAsGiven
         net.fit(batch);
         timings.addFit(System.nanoTime() - fitStart);
         timings.addBatch(targetTokens(slotted._2()));
-      }
-      if (moments != null) {
-        moments.write(worker, FloatChunks.of(net.getUpdater().getStateViewArray()));
       }
       return new Fitted(net, net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
     } finally {

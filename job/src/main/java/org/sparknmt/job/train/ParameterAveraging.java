@@ -17,8 +17,7 @@ import org.sparknmt.job.threads.LocalTaskThreads;
  * Parameter averaging (as DL4J's ParameterAveragingTrainingMaster does it), fed one planned round at a
  * time with the prepare job's token-budget batches exactly as they are: every worker starts from the
  * driver's network, fits its batches in order, and the driver's network becomes the mean of the
- * workers' parameters (and of Adam's moments, with {@code average_updater_state}; with
- * {@code local_updater_state} each worker keeps its own, {@link WorkerMoments}), followed by the
+ * workers' parameters (and of Adam's moments, with {@code average_updater_state}), followed by the
  * outer step ({@link BlockMomentum}) unless the outer optimizer is plain averaging. The mean is taken
  * by reducers on the executors, slice by slice, so the driver receives one state's bytes whatever the
  * number of workers.
@@ -35,9 +34,6 @@ final class ParameterAveraging {
   private final JavaSparkContext sc;
   private final ComputationGraph network;
   private final boolean averageUpdater;
-  private final boolean localUpdater;
-  /** The global step the workers' own moments were left at by this driver's last round; -1 before it. */
-  private long momentsStep = -1;
   private final WorkerTimings timings;
   /** null: plain averaging. */
   private final BlockMomentum outer;
@@ -47,13 +43,12 @@ final class ParameterAveraging {
   private final DriverBytesIn received;
   private long driverBytesIn = -1;
 
-  ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, boolean localUpdater,
-      WorkerTimings timings, BlockMomentum outer, DriverBytesIn received) {
+  ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, WorkerTimings timings,
+      BlockMomentum outer, DriverBytesIn received) {
     this.sc = sc;
     this.received = received;
     this.network = network;
     this.averageUpdater = averageUpdater;
-    this.localUpdater = localUpdater;
     this.timings = timings;
     this.outer = outer;
   }
@@ -77,11 +72,10 @@ final class ParameterAveraging {
     SliceReducers reducers = SliceReducers.of(parameters.length(), stateBytes, round.getNumPartitions(), executors());
     Broadcast<RoundStart> start =
         sc.broadcast(new RoundStart(network.getConfiguration(), RoundState.of(network, averageUpdater), stepWorkspaceBytes));
-    WorkerMoments moments = localUpdater ? new WorkerMoments(sc.sc().applicationId(), momentsStep, startStep + steps) : null;
     List<AverageSlice.Averaged> slices;
     try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
       JavaPairRDD<Long, FitBatchesAsGiven.WorkerSlice> parts = JavaPairRDD.fromJavaRDD(round.mapPartitionsWithIndex(
-          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers, moments), false));
+          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers), false));
       sc.setLocalProperty(DriverBytesIn.PROPERTY, Long.toString(startStep));
       JavaFutureAction<List<AverageSlice.Averaged>> job;
       try {
@@ -100,10 +94,6 @@ final class ParameterAveraging {
     }
     if (slices.isEmpty()) {
       throw new IllegalStateException("an averaging round had no batches");
-    }
-    if (moments != null) {
-      moments.removeRead(round.getNumPartitions());
-      momentsStep = moments.writeStep();
     }
     for (AverageSlice.Averaged slice : slices) {
       slice.parameters().copyInto(parameters, reducers.start(parameters.length(), slice.slice()));

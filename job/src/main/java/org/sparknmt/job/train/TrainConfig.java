@@ -13,7 +13,6 @@ public record TrainConfig(
     int workers,
     int averagingFrequency,
     boolean averageUpdaterState,
-    boolean localUpdaterState,
     String storageLevel,
     int cachePartitionBatches,
     int maxEpochs,
@@ -44,10 +43,6 @@ public record TrainConfig(
     nonNegative("validate_every_steps", validateEverySteps);
     nonNegative("patience", patience);
     nonNegative("valid_bleu_sentences", validBleuSentences);
-    if (averageUpdaterState && localUpdaterState) {
-      throw new UsageException("local_updater_state = true keeps each worker's own Adam moments, so it needs"
-          + " average_updater_state = false");
-    }
     if (!(maxMinutes >= 0)) {
       throw new UsageException("max_minutes must be 0 (no limit) or positive, got " + maxMinutes);
     }

@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.storage.BlockManagerMaster;
-import org.apache.spark.storage.TestBlockId;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
@@ -48,13 +43,13 @@ class ParameterAveragingTest {
     ComputationGraph graph = network();
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     FitBatchesAsGiven fit =
-        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2), null);
+        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2));
     FitBatchesAsGiven.Fitted first;
     FitBatchesAsGiven.Fitted second;
     // with the threads each of the round's two tasks gets, so that the workers' arithmetic is the same
     try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 2)) {
-      first = fit.fit(0, List.of(new Tuple2<>(0, BATCHES.get(0))).iterator());
-      second = fit.fit(1, List.of(new Tuple2<>(1, BATCHES.get(1))).iterator());
+      first = fit.fit(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator());
+      second = fit.fit(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator());
     }
     // a task leaves no step workspace on its thread, which the executor may not give its next task
     assertEquals(0, PassWorkspace.size(PassWorkspace.TRAINING_STEP));
@@ -95,14 +90,11 @@ class ParameterAveragingTest {
     assertArrayEquals(moments.data().asFloat(), graph.getUpdater().getStateViewArray().data().asFloat());
   }
 
-  /** With averaged moments the driver holds them; with each worker's own, the worker does (in Spark's block manager). */
-  @ParameterizedTest
-  @ValueSource(booleans = {false, true})
-  void oneWorkersRoundsAreItsBatchesFittedInOrder(boolean localMoments) {
+  @Test
+  void oneWorkersRoundsAreItsBatchesFittedInOrder() {
     ComputationGraph averaged = network();
     ComputationGraph sequential = averaged.clone();
-    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), averaged, !localMoments, localMoments,
-        new WorkerTimings(SPARK.sc()), null, DriverBytesIn.register(SPARK.sc().sc()));
+    ParameterAveraging averaging = averaging(averaged, true);
     List<Batch> epoch = List.of(BATCHES.get(0), BATCHES.get(1), BATCHES.get(1), BATCHES.get(0));
     for (int round = 0; round < 2; round++) {
       List<Tuple2<Integer, Batch>> slotted = List.of(
@@ -123,42 +115,13 @@ class ParameterAveragingTest {
     // within float rounding (the task and the driver's thread may split libnd4j's reductions differently);
     // moments restarted or not carried over would differ by about their own size
     assertArrayEquals(sequential.params().data().asFloat(), averaged.params().data().asFloat(), 1e-6f);
-    if (localMoments) {
-      // the worker's moments after the last round wait for the next; those it started that round from are gone
-      BlockManagerMaster blocks = SparkEnv.get().blockManager().master();
-      String application = SPARK.sc().sc().applicationId();
-      assertTrue(blocks.contains(new TestBlockId("sparknmt-moments-" + application + "-0-4")));
-      assertFalse(blocks.contains(new TestBlockId("sparknmt-moments-" + application + "-0-2")));
-    } else {
-      assertArrayEquals(sequential.getUpdater().getStateViewArray().data().asFloat(),
-          averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-6f);
-    }
-  }
-
-  /** An epoch's last round may leave a worker without batches: its own moments wait for the round after. */
-  @Test
-  void aWorkerWithoutBatchesKeepsItsOwnMomentsForTheNextRound() {
-    ComputationGraph graph = network();
-    ParameterAveraging averaging = new ParameterAveraging(SPARK.sc(), graph, false, true,
-        new WorkerTimings(SPARK.sc()), null, DriverBytesIn.register(SPARK.sc().sc()));
-    List<Tuple2<Integer, Batch>> both = List.of(new Tuple2<>(0, BATCHES.get(0)), new Tuple2<>(1, BATCHES.get(1)));
-    averaging.fitRound(slotted(both), 3, 0, 1);
-    averaging.fitRound(slotted(both.subList(0, 1)), 4, 1, 1);
-    averaging.fitRound(slotted(both), 5, 2, 1);
-
-    String worker1 = "sparknmt-moments-" + SPARK.sc().sc().applicationId() + "-1-";
-    assertTrue(SparkEnv.get().blockManager().master().contains(new TestBlockId(worker1 + 3)));
-    assertFalse(SparkEnv.get().blockManager().master().contains(new TestBlockId(worker1 + 2)));
-  }
-
-  /** A round of two workers, one batch each, from slots 0 and 1. */
-  private static JavaPairRDD<Integer, Batch> slotted(List<Tuple2<Integer, Batch>> batches) {
-    return SPARK.sc().parallelizePairs(batches).repartitionAndSortWithinPartitions(new SlotPartitioner(2, 1));
+    assertArrayEquals(sequential.getUpdater().getStateViewArray().data().asFloat(),
+        averaged.getUpdater().getStateViewArray().data().asFloat(), 1e-6f);
   }
 
   static ParameterAveraging averaging(org.sparknmt.testkit.SparkCluster spark, ComputationGraph graph,
       boolean averageUpdater) {
-    return new ParameterAveraging(spark.sc(), graph, averageUpdater, false, new WorkerTimings(spark.sc()), null,
+    return new ParameterAveraging(spark.sc(), graph, averageUpdater, new WorkerTimings(spark.sc()), null,
         DriverBytesIn.register(spark.sc().sc()));
   }
 
