@@ -62,7 +62,7 @@ def local_row(d, m):
     params = re.search(r"(\d+) parameters; vocabulary", log)
     wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)") or "?"
     cpu = (float(field("User time (seconds)") or 0), float(field("System time (seconds)") or 0))
-    steps = f"{rounds[-1]['step']} ({len(rounds)} rounds)" if rounds else "0"
+    steps = f"{rounds[-1]['step']} ({len(rounds)} round{'' if len(rounds) == 1 else 's'})" if rounds else "0"
     return [m["model"], m["master"], m["settings"], f"{int(params.group(1)):,}" if params else "?", m["heap"],
             m["native"], run_cell(m), result, steps, f"{int(field('Maximum resident set size (kbytes)') or 0) // 1024:,}",
             wall.split(".")[0], f"{cpu[0] + cpu[1]:.0f} ({cpu[0]:.0f} + {cpu[1]:.0f})",

@@ -33,14 +33,20 @@ md.append(f"`scripts/bench-quality {minutes:g}`, {datetime.datetime.utcnow():%Y-
           f"({cpu}). Each variant trained for {minutes:g} minutes of training (validation and checkpoints not counted), "
           "one after the other on this machine; BLEU is greedy sacreBLEU (13a, cased) on the first 500 Multi30k validation "
           "sentences (val500) after each epoch, ours and the peer's outputs scored by the same scorer. Load: the 1-, 5- and "
-          "15-minute load averages when the variant's scoring started.")
+          "15-minute load averages when the variant's scoring started. Fit share: the median over the variant's rounds of "
+          "the share of a round's wall time its workers spent fitting (`fit_share` in `metrics/train.jsonl`); driver MB "
+          "in: the median bytes a round's results brought into the driver (`driver_bytes_in`).")
 md.append("")
-md.append("| variant | tokens/s | " + " | ".join(f"best BLEU by {m} min" for m in marks) + " | epochs | load |")
-md.append("| --- | ---: | " + " | ".join("---:" for _ in marks) + " | ---: | --- |")
+md.append("| variant | tokens/s | fit share | driver MB in a round | " + " | ".join(f"best BLEU by {m} min" for m in marks)
+          + " | epochs | load |")
+md.append("| --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in marks) + " | ---: | --- |")
 for name, c in curves.items():
     cells = [f"{best_by(c, m):.2f}" if best_by(c, m) is not None else "-" for m in marks]
     last = c[-1][3]
-    md.append(f"| {name} | {last['tokens_per_s']} | " + " | ".join(cells) + f" | {len(c)} | {last['load']} |")
+    share = last.get("fit_share") or "-"
+    share = f"{100 * float(share):.0f} %" if share != "-" else share
+    md.append(f"| {name} | {last['tokens_per_s']} | {share} | {last.get('driver_mb_in') or '-'} | " + " | ".join(cells)
+              + f" | {len(c)} | {last['load']} |")
 md.append("")
 md.append("![val500 BLEU against training minutes](" + os.path.relpath(plot, os.path.dirname(os.path.abspath(benchmarks))) + ")")
 md.append("")
