@@ -1,6 +1,7 @@
 package org.sparknmt.job.train;
 
 import java.io.Serializable;
+import org.bytedeco.javacpp.BytePointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -34,14 +35,20 @@ final class FloatChunks implements Serializable {
     if (flat.dataType() != DataType.FLOAT) {
       throw new IllegalStateException("parameter averaging trains float32 networks, got " + flat.dataType());
     }
-    INDArray vector = vector(flat);
+    BytePointer direct = direct(flat);
+    INDArray vector = direct == null ? vector(flat) : null;
     long length = to - from;
     byte[][] chunks = new byte[Math.toIntExact((length + maxChunkFloats - 1) / maxChunkFloats)][];
     for (int i = 0; i < chunks.length; i++) {
       long start = from + (long) i * maxChunkFloats;
-      INDArray part = vector.get(NDArrayIndex.interval(start, Math.min(to, start + maxChunkFloats))).dup('c');
-      chunks[i] = new byte[Math.toIntExact(part.length() * Float.BYTES)];
-      part.data().asNio().limit(chunks[i].length).get(chunks[i]);
+      long end = Math.min(to, start + maxChunkFloats);
+      chunks[i] = new byte[Math.toIntExact((end - start) * Float.BYTES)];
+      if (direct != null) {
+        direct.position(start * Float.BYTES).get(chunks[i]);
+      } else {
+        INDArray part = vector.get(NDArrayIndex.interval(start, end)).dup('c');
+        part.data().asNio().limit(chunks[i].length).get(chunks[i]);
+      }
     }
     return new FloatChunks(chunks, length);
   }
@@ -56,21 +63,37 @@ final class FloatChunks implements Serializable {
 
   /** The floats as a new [1, length] array. */
   INDArray row() {
-    INDArray row = Nd4j.create(DataType.FLOAT, 1, length);
+    INDArray row = Nd4j.createUninitialized(DataType.FLOAT, 1, length);
     copyInto(row, 0);
     return row;
   }
 
-  /** Writes the floats into elements [offset, offset + length) of {@code target} (contiguous, 'c' order). */
+  /** Writes the floats into elements [offset, offset + length) of {@code target} (any shape, in 'c' order). */
   void copyInto(INDArray target, long offset) {
-    INDArray vector = vector(target);
+    BytePointer direct = direct(target);
+    INDArray vector = direct == null ? vector(target) : null;
     long start = offset;
     for (byte[] chunk : chunks) {
-      INDArray part = Nd4j.create(DataType.FLOAT, chunk.length / Float.BYTES);
-      part.data().asNio().put(chunk);
-      vector.get(NDArrayIndex.interval(start, start + part.length())).assign(part);
-      start += part.length();
+      long floats = chunk.length / Float.BYTES;
+      if (direct != null) {
+        direct.position(start * Float.BYTES).put(chunk);
+      } else {
+        INDArray part = Nd4j.createUninitialized(DataType.FLOAT, floats);
+        part.data().asNio().put(chunk);
+        vector.get(NDArrayIndex.interval(start, start + floats)).assign(part);
+      }
+      start += floats;
     }
+  }
+
+  /**
+   * {@code array}'s own buffer, element i of its 'c' order at byte 4i, when it is not a view (the
+   * network's flattened parameters and updater state, and new rows, are not): the bytes are copied
+   * straight between the buffer and the chunks, without an intermediate array, which on a machine where
+   * a fresh page is dear cost more than the copy itself. null for a view or an 'f'-ordered array.
+   */
+  private static BytePointer direct(INDArray array) {
+    return array.isView() || array.ordering() != 'c' ? null : new BytePointer(array.data().addressPointer());
   }
 
   /** {@code flat} as a rank-1 view (a copy only when it is not contiguous in 'c' order). */

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * A state larger than one Java array travels as several: a range cut into chunks of at most the given
@@ -36,5 +37,23 @@ class FloatChunksTest {
     FloatChunks whole = FloatChunks.of(source);
     assertEquals(1, whole.chunkCount());
     assertArrayEquals(source.data().asFloat(), whole.row().data().asFloat());
+  }
+
+  @Test
+  void viewsAndFortranOrderAreReadAndWrittenInCOrder() {
+    INDArray matrix = Nd4j.linspace(1, 24, 24, DataType.FLOAT).reshape('f', 4, 6);
+    float[] inC = matrix.dup('c').data().asFloat();
+    assertArrayEquals(Arrays.copyOfRange(inC, 5, 19), FloatChunks.of(matrix, 5, 19, 4).row().data().asFloat());
+
+    INDArray wide = Nd4j.linspace(1, 30, 30, DataType.FLOAT).reshape(1, 30);
+    INDArray view = wide.get(NDArrayIndex.point(0), NDArrayIndex.interval(10, 30));
+    float[] before = wide.data().asFloat();
+    FloatChunks fromView = FloatChunks.of(view, 2, 9, 3);
+    assertArrayEquals(Arrays.copyOfRange(before, 12, 19), fromView.row().data().asFloat());
+
+    fromView.copyInto(view, 0);
+    float[] expected = before.clone();
+    System.arraycopy(before, 12, expected, 10, 7);
+    assertArrayEquals(expected, wide.data().asFloat(), "the view's first 7 elements, and nothing around them");
   }
 }
