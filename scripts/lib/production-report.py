@@ -76,13 +76,16 @@ def yarn_row(d, m):
     if line is None:
         return [m["model"], m["master"], m["settings"], "?", m["heap"], m["native"], run_cell(m),
                 "failed (no result line; see the test's output)", "?", "?", "?", "-", "-"]
-    hit = re.search(r"(\d+) parameters, data\.max_tokens (\d+): prepared in (\d+) s; trained 2 rounds \((\d+) steps, "
-                    r"(\d+) executors\) in (\d+) s; driver_bytes_in \[([\d, ]+)\]; executors' peak resident \[([\d, ]+)\] MiB", line)
-    params, _, prepared, steps, _, trained, received, peaks = hit.groups()
+    hit = re.search(r"(\d+) parameters, data\.max_tokens (\d+): prepared in (\d+) s; trained (\d+) rounds \((\d+) steps, "
+                    r"(\d+) executors\) in (\d+) s; driver_bytes_in \[([\d, ]+)\]; executors' peak resident \[([\d, ]+)\] MiB"
+                    r"(?:; the driver's \[([\d, ]*)\] MiB)?", line)
+    params, _, prepared, rounds, steps, _, trained, received, peaks, driver = hit.groups()
+    peak = "executor" + ("s " if ", " in peaks else " ") + " and ".join(f"{int(p):,}" for p in peaks.split(", "))
+    if driver:
+        peak += "; driver " + " and ".join(f"{int(p):,}" for p in driver.split(", "))
     return [m["model"], m["master"], m["settings"], f"{int(params):,}", m["heap"], m["native"], run_cell(m),
-            f"passed; prepare {prepared} s", f"{steps} (2 rounds)",
-            "executors " + " and ".join(f"{int(p):,}" for p in peaks.split(", ")), f"{trained} s (training)", "-",
-            "; ".join(f"{int(b):,}" for b in received.split(", "))]
+            f"passed; prepare {prepared} s", f"{steps} ({rounds} round{'' if rounds == '1' else 's'})", peak,
+            f"{trained} s (training)", "-", "; ".join(f"{int(b):,}" for b in received.split(", "))]
 
 
 def run_cell(m):
@@ -143,9 +146,10 @@ def main():
         "k = 5. ND4J's cap is the launcher's (`SPARKNMT_NATIVE_MEMORY`, default 6g), beside the native memory the plan "
         "wants. Peak resident memory, wall and CPU time from GNU `/usr/bin/time -v`; steps and `driver_bytes_in` from "
         "the run's `metrics/train.jsonl`; the valid loss from `metrics/valid.jsonl`. `YARN=1` adds the row of "
-        "`ProductionSizeYarnIT`: base on a MiniYARNCluster under the YARN preset's limits (executors of 8g heap + 6g "
-        "overhead, ND4J capped at 5g, two executors of one core, a client-mode driver with the planned heap), its "
-        "wall time the training's and its peak the executors' (VmHWM).",
+        "`ProductionSizeYarnIT`: `YARN_MODEL` (base, or big) on a MiniYARNCluster under the YARN preset's limits "
+        "(executors of 8g heap + 6g overhead, ND4J capped at 5g, one core each, a client-mode driver with the planned "
+        "heap; base as two executors for two rounds, big as one for one round), its wall time the training's and its "
+        "peaks the executors' and the driver's (VmHWM).",
         "",
         "Each row is one run; the run column gives its date, machine and load average. When the load is above the "
         "cores, wall times say how runs compare, not how fast an idle host is; what these rows measure is whether a "

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
@@ -27,24 +28,31 @@ import org.sparknmt.job.checkpoint.CheckpointStore;
 
 /**
  * A production-size model ({@code conf/base.conf} by default; {@code -Dsparknmt.production.conf=conf/big.conf})
- * trains two averaging rounds of the Multi30k recipe's data on a MiniYARNCluster under the YARN preset's
- * own limits: executors of 8g heap + 6g overhead, ND4J capped at 5g, {@code spark.driver.maxResultSize}
- * 4g, the NodeManager's physical-memory check on, and the driver's heap as the launcher plans it. Only
- * the executor count and cores are cut, to two single-core executors. Tagged "production": its memory
- * (two executors of a base model beside the driver) and time do not fit CI, which excludes the tag;
- * run it with {@code -Dsparknmt.test.excludedGroups=none -Dit.test=ProductionSizeYarnIT}.
- * {@code -Dsparknmt.production.max_tokens} (default 1500, the recipe's) sets the batches' token budget.
+ * trains averaging rounds of five steps of the Multi30k recipe's data on a MiniYARNCluster under the YARN
+ * preset's own limits: executors of 8g heap + 6g overhead, ND4J capped at 5g,
+ * {@code spark.driver.maxResultSize} 4g, the NodeManager's physical-memory check on, and the driver's
+ * heap as the launcher plans it. Only the executor count and cores are cut, to single-core executors,
+ * one per worker. Tagged "production": its memory (executors of a base model beside the driver) and
+ * time do not fit CI, which excludes the tag; run it with
+ * {@code -Dsparknmt.test.excludedGroups=none -Dit.test=ProductionSizeYarnIT}.
+ * {@code -Dsparknmt.production.max_tokens} (default 1500, the recipe's) sets the batches' token budget,
+ * {@code -Dsparknmt.production.workers} (default 2) the workers and executors, and
+ * {@code -Dsparknmt.production.rounds} (default 2) the rounds: big fits this machine as one worker, one
+ * round, at 500-token batches.
  */
 @Tag("production")
 class ProductionSizeYarnIT {
   private static final Path MULTI30K = LocalCluster.projectRoot().resolve("../shared/data/multi30k");
+  private static final int WORKERS = Integer.getInteger("sparknmt.production.workers", 2);
+  private static final int ROUNDS = Integer.getInteger("sparknmt.production.rounds", 2);
+  private static final int STEPS_A_ROUND = 5;
   private static YarnCluster yarn;
 
   @BeforeAll
   static void up() throws IOException {
-    // the preset's executor sizes, two of them; YARN books 2 x 14 GB + the ApplicationMaster
-    yarn = YarnCluster.start("yarn-production", 32768, List.of(
-        "spark.executor.instances 2",
+    // the preset's executor sizes, one a worker; YARN books 14 GB each + the ApplicationMaster
+    yarn = YarnCluster.start("yarn-production", 16384 * WORKERS, List.of(
+        "spark.executor.instances " + WORKERS,
         "spark.executor.cores 1",
         "spark.task.cpus 1",
         "spark.executorEnv.OMP_NUM_THREADS 1"));
@@ -58,7 +66,7 @@ class ProductionSizeYarnIT {
   }
 
   @Test
-  void trainsTwoRoundsUnderThePresetsLimits() throws Exception {
+  void trainsUnderThePresetsLimits() throws Exception {
     String conf = System.getProperty("sparknmt.production.conf", "conf/base.conf");
     String maxTokens = System.getProperty("sparknmt.production.max_tokens", "1500");
     String run = yarn.hdfsUri("/runs/production");
@@ -72,11 +80,13 @@ class ProductionSizeYarnIT {
 
     start = System.nanoTime();
     Map<Long, Long> peakKib = new ConcurrentHashMap<>();
+    Map<Long, Long> driverPeakKib = new ConcurrentHashMap<>();
     CompletableFuture<ScriptRun> train = CompletableFuture.supplyAsync(() -> {
       try {
         return yarn.sparknmt(yarn.plannedDriverEnvironment(), Duration.ofMinutes(120), "train", "--master", "yarn",
-            "--run", run, "--conf", conf, "--set", "train.workers=2", "--set", "train.averaging_frequency=5",
-            "--set", "train.max_steps=10", "--set", "train.valid_bleu_sentences=0");
+            "--run", run, "--conf", conf, "--set", "train.workers=" + WORKERS,
+            "--set", "train.averaging_frequency=" + STEPS_A_ROUND, "--set", "train.max_steps=" + STEPS_A_ROUND * ROUNDS,
+            "--set", "train.valid_bleu_sentences=0");
       } catch (IOException | InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -85,20 +95,24 @@ class ProductionSizeYarnIT {
       for (ProcessHandle executor : yarn.executors()) {
         peakKib.merge(executor.pid(), peakResidentKib(executor.pid()), Math::max);
       }
+      for (ProcessHandle driver : drivers(run)) {
+        driverPeakKib.merge(driver.pid(), peakResidentKib(driver.pid()), Math::max);
+      }
       Thread.sleep(2000);
     }
     ScriptRun trained = train.get().assertSucceeded();
     double trainSeconds = (System.nanoTime() - start) / 1e9;
 
     try (FileSystem hdfs = FileSystem.newInstance(URI.create(run), new Configuration(false))) {
-      assertEquals(10L, new CheckpointStore(run, hdfs.getConf()).latest().orElseThrow().step());
+      List<Long> steps = LongStream.rangeClosed(1, ROUNDS).map(round -> round * STEPS_A_ROUND).boxed().toList();
+      assertEquals(steps.get(steps.size() - 1), new CheckpointStore(run, hdfs.getConf()).latest().orElseThrow().step());
       List<JsonNode> rounds = new ArrayList<>();
       try (InputStream in = hdfs.open(new org.apache.hadoop.fs.Path(run + "/metrics/train.jsonl"))) {
         for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
           rounds.add(new ObjectMapper().readTree(line));
         }
       }
-      assertEquals(List.of(5L, 10L), rounds.stream().map(r -> r.get("step").asLong()).toList());
+      assertEquals(steps, rounds.stream().map(r -> r.get("step").asLong()).toList());
       String parameters = trained.output().lines().filter(l -> l.contains(" parameters; vocabulary")).findFirst()
           .orElseThrow(() -> new AssertionError("no parameter count:\n" + trained.output()));
       long p = Long.parseLong(parameters.replaceAll(".*?(\\d+) parameters;.*", "$1"));
@@ -107,12 +121,22 @@ class ProductionSizeYarnIT {
         // one averaged state (12 bytes a parameter) and the tasks' statuses (0.5 % in local[2]), whatever the workers
         assertTrue(in >= 12 * p && in < 12 * p + 12 * p / 100, "driver_bytes_in " + in + " for " + p + " parameters");
       }
-      System.out.printf("yarn production: %s, %d parameters, data.max_tokens %s: prepared in %.0f s; trained 2 rounds"
-              + " (10 steps, 2 executors) in %.0f s; driver_bytes_in %s; executors' peak resident %s MiB%n",
-          conf, p, maxTokens, prepareSeconds, trainSeconds,
+      System.out.printf("yarn production: %s, %d parameters, data.max_tokens %s: prepared in %.0f s; trained %d rounds"
+              + " (%d steps, %d executors) in %.0f s; driver_bytes_in %s; executors' peak resident %s MiB;"
+              + " the driver's %s MiB%n",
+          conf, p, maxTokens, prepareSeconds, ROUNDS, STEPS_A_ROUND * ROUNDS, WORKERS, trainSeconds,
           rounds.stream().map(r -> r.get("driver_bytes_in").asText()).toList(),
-          peakKib.values().stream().map(k -> k >> 10).toList());
+          peakKib.values().stream().map(k -> k >> 10).toList(),
+          driverPeakKib.values().stream().map(k -> k >> 10).toList());
     }
+  }
+
+  /** The client-mode driver of the training job that writes {@code run}: the launcher's JVM. */
+  private static List<ProcessHandle> drivers(String run) {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(line -> line.contains("SparkSubmit") && line.contains(run)
+            && line.contains(" train ")).orElse(false))
+        .toList();
   }
 
   /** VmHWM of a running process, 0 when it has gone. */
