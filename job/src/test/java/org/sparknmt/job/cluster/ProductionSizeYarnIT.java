@@ -133,10 +133,23 @@ class ProductionSizeYarnIT {
 
   /** The client-mode driver of the training job that writes {@code run}: the launcher's JVM. */
   private static List<ProcessHandle> drivers(String run) {
-    return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(line -> line.contains("SparkSubmit") && line.contains(run)
-            && line.contains(" train ")).orElse(false))
-        .toList();
+    return ProcessHandle.allProcesses().filter(p -> {
+      String line = commandLine(p.pid());
+      return line.contains("SparkSubmit") && line.contains(run) && line.contains(" train ");
+    }).toList();
+  }
+
+  /**
+   * A process's whole command line, read from /proc: {@code ProcessHandle.Info} reads only its first
+   * page, which the launcher's classpath fills before the class and the arguments.
+   */
+  private static String commandLine(long pid) {
+    try {
+      byte[] line = Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline"));
+      return new String(line, StandardCharsets.UTF_8).replace('\0', ' ');
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** VmHWM of a running process, 0 when it has gone. */
