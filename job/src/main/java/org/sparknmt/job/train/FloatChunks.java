@@ -68,7 +68,7 @@ final class FloatChunks implements Serializable {
     return row;
   }
 
-  /** Writes the floats into elements [offset, offset + length) of {@code target} (any shape, in 'c' order). */
+  /** Writes the floats into elements [offset, offset + length) of {@code target} (contiguous, 'c' order). */
   void copyInto(INDArray target, long offset) {
     BytePointer direct = direct(target);
     INDArray vector = direct == null ? vector(target) : null;

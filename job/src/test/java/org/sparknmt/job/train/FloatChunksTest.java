@@ -40,7 +40,7 @@ class FloatChunksTest {
   }
 
   @Test
-  void viewsAndFortranOrderAreReadAndWrittenInCOrder() {
+  void fortranOrderIsReadInCOrderAndAViewIsReadAndWrittenInPlace() {
     INDArray matrix = Nd4j.linspace(1, 24, 24, DataType.FLOAT).reshape('f', 4, 6);
     float[] inC = matrix.dup('c').data().asFloat();
     assertArrayEquals(Arrays.copyOfRange(inC, 5, 19), FloatChunks.of(matrix, 5, 19, 4).row().data().asFloat());
