@@ -62,7 +62,7 @@ def local_row(d, m):
     params = re.search(r"(\d+) parameters; vocabulary", log)
     wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)") or "?"
     cpu = (float(field("User time (seconds)") or 0), float(field("System time (seconds)") or 0))
-    steps = f"{rounds[-1]['step']} ({len(rounds)} round{'' if len(rounds) == 1 else 's'})" if rounds else "0"
+    steps = f"{rounds[-1]['step']} ({counted(len(rounds), 'round')})" if rounds else "0"
     return [m["model"], m["master"], m["settings"], f"{int(params.group(1)):,}" if params else "?", m["heap"],
             m["native"], run_cell(m), result, steps, f"{int(field('Maximum resident set size (kbytes)') or 0) // 1024:,}",
             wall.split(".")[0], f"{cpu[0] + cpu[1]:.0f} ({cpu[0]:.0f} + {cpu[1]:.0f})",
@@ -84,8 +84,13 @@ def yarn_row(d, m):
     if driver:
         peak += "; driver " + " and ".join(f"{int(p):,}" for p in driver.split(", "))
     return [m["model"], m["master"], m["settings"], f"{int(params):,}", m["heap"], m["native"], run_cell(m),
-            f"passed; prepare {prepared} s", f"{steps} ({rounds} round{'' if rounds == '1' else 's'})", peak,
+            f"passed; prepare {prepared} s", f"{steps} ({counted(int(rounds), 'round')})", peak,
             f"{trained} s (training)", "-", "; ".join(f"{int(b):,}" for b in received.split(", "))]
+
+
+def counted(n, noun):
+    """"1 round", "2 rounds"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def run_cell(m):
