@@ -1,11 +1,15 @@
 package org.sparknmt.job.train;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.TaskCompletionListener;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -30,6 +34,7 @@ final class FitBatchesAsGiven
   private final long startStep;
   private final WorkerTimings timings;
   private final SliceReducers reducers;
+  private final Broadcast<ResidentWorkers> workers;
 
   /** A worker's network after its batches, its loss on the last one, and the bytes its training step's workspace grew to. */
   record Fitted(ComputationGraph network, double score, long stepWorkspaceBytes) {}
@@ -44,22 +49,35 @@ final class FitBatchesAsGiven
   /**
    * @param returnUpdater whether Adam's state comes back for averaging
    * @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it
+   * @param workers the training run's resident workers, once per executor
    */
   FitBatchesAsGiven(Broadcast<RoundStart> start, boolean returnUpdater, long dropoutSeed, long startStep,
-      WorkerTimings timings, SliceReducers reducers) {
+      WorkerTimings timings, SliceReducers reducers, Broadcast<ResidentWorkers> workers) {
     this.start = start;
     this.returnUpdater = returnUpdater;
     this.dropoutSeed = dropoutSeed;
     this.startStep = startStep;
     this.timings = timings;
     this.reducers = reducers;
+    this.workers = workers;
   }
 
-  /** Worker {@code worker}'s slices, made one at a time as the shuffle writes them; none for a worker without batches. */
+  /**
+   * Worker {@code worker}'s slices, made one at a time as the shuffle writes them; none for a worker
+   * without batches. The batches are fitted on one of the executor's resident workers, whose network
+   * goes back to them when the task ends, after the shuffle has read the last slice.
+   */
   @Override
   public Iterator<Tuple2<Long, WorkerSlice>> call(Integer worker, Iterator<Tuple2<Integer, Batch>> batches) {
-    Fitted fitted = fit(batches);
-    return fitted == null ? Collections.emptyIterator() : slices(fitted, worker);
+    List<Tuple2<Integer, Batch>> given = new ArrayList<>();
+    batches.forEachRemaining(given::add);
+    if (given.isEmpty()) {
+      return Collections.emptyIterator();
+    }
+    Fitted fitted = workers.value().run(start.value(), net -> fit(net, given));
+    TaskContext.get().addTaskCompletionListener(
+        (TaskCompletionListener) task -> workers.value().giveBack(fitted.network()));
+    return slices(fitted, worker);
   }
 
   /** Worker {@code worker}'s {@code fitted} state cut into the round's slices, each made when the iterator reaches it. */
@@ -76,31 +94,23 @@ final class FitBatchesAsGiven
         FloatChunks.MAX_CHUNK_FLOATS);
   }
 
-  /** Fits {@code batches} in order from the broadcast state; null when there are none. */
-  Fitted fit(Iterator<Tuple2<Integer, Batch>> batches) {
-    if (!batches.hasNext()) {
-      return null;
+  /**
+   * Fits {@code batches} in order with {@code net}, which holds the broadcast state, on this thread:
+   * the learning-rate schedule and Adam's bias correction continue from the round's global step.
+   */
+  Fitted fit(ComputationGraph net, List<Tuple2<Integer, Batch>> batches) {
+    net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
+    for (Tuple2<Integer, Batch> slotted : batches) {
+      long dataStart = System.nanoTime();
+      var batch = MultiDataSets.of(slotted._2());
+      timings.addData(System.nanoTime() - dataStart);
+      Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
+      long fitStart = System.nanoTime();
+      net.fit(batch);
+      timings.addFit(System.nanoTime() - fitStart);
+      timings.addBatch(targetTokens(slotted._2()));
     }
-    try {
-      PassWorkspace.reserve(PassWorkspace.TRAINING_STEP, start.value().stepWorkspaceBytes());
-      ComputationGraph net = start.value().network();
-      // a cloned configuration starts its iteration count at 0
-      net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
-      while (batches.hasNext()) {
-        Tuple2<Integer, Batch> slotted = batches.next();
-        long dataStart = System.nanoTime();
-        var batch = MultiDataSets.of(slotted._2());
-        timings.addData(System.nanoTime() - dataStart);
-        Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
-        long fitStart = System.nanoTime();
-        net.fit(batch);
-        timings.addFit(System.nanoTime() - fitStart);
-        timings.addBatch(targetTokens(slotted._2()));
-      }
-      return new Fitted(net, net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
-    } finally {
-      PassWorkspace.release();
-    }
+    return new Fitted(net, net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
   }
 
   /** Tokens the loss covers: each target plus its EOS. */

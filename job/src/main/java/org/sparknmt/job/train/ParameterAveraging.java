@@ -20,14 +20,15 @@ import org.sparknmt.job.threads.LocalTaskThreads;
  * workers' parameters (and of Adam's moments, with {@code average_updater_state}), followed by the
  * outer step ({@link BlockMomentum}) unless the outer optimizer is plain averaging. The mean is taken
  * by reducers on the executors, slice by slice, so the driver receives one state's bytes whatever the
- * number of workers.
+ * number of workers. Each executor keeps its workers' threads and networks from round to round
+ * ({@link ResidentWorkers}).
  *
  * <p>DL4J's own entry points re-batch (every path ends in {@code IteratorMultiDataSetIterator}, which
  * merges and splits MultiDataSets to a fixed number of examples), and its broadcast and results carry
  * INDArrays, whose Java serialization writes one element at a time; so the rounds are driven here,
  * with the state crossing as float arrays ({@link RoundState}, {@link FloatChunks}).
  */
-final class ParameterAveraging {
+final class ParameterAveraging implements AutoCloseable {
   /** Spark's listener bus is behind the job by milliseconds; far longer means it dropped events. */
   private static final long LISTENER_WAIT_SECONDS = 30;
 
@@ -42,6 +43,8 @@ final class ParameterAveraging {
   private long stepWorkspaceBytes;
   private final DriverBytesIn received;
   private long driverBytesIn = -1;
+  /** What the executors keep of their workers between rounds, for as long as this training runs. */
+  private final Broadcast<ResidentWorkers> workers;
 
   ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, WorkerTimings timings,
       BlockMomentum outer, DriverBytesIn received) {
@@ -51,6 +54,7 @@ final class ParameterAveraging {
     this.averageUpdater = averageUpdater;
     this.timings = timings;
     this.outer = outer;
+    this.workers = sc.broadcast(new ResidentWorkers());
   }
 
   /**
@@ -75,7 +79,7 @@ final class ParameterAveraging {
     List<AverageSlice.Averaged> slices;
     try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
       JavaPairRDD<Long, FitBatchesAsGiven.WorkerSlice> parts = JavaPairRDD.fromJavaRDD(round.mapPartitionsWithIndex(
-          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers), false));
+          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers, workers), false));
       sc.setLocalProperty(DriverBytesIn.PROPERTY, Long.toString(startStep));
       JavaFutureAction<List<AverageSlice.Averaged>> job;
       try {
@@ -114,6 +118,27 @@ final class ParameterAveraging {
     }
   }
 
+  /**
+   * In local mode, frees the workers' workspaces and networks now (the next round's workers start
+   * afresh), so that the driver's own passes do not come on top of them in the shared JVM; elsewhere
+   * the executors keep them.
+   */
+  void releaseLocalWorkers() {
+    if (sc.isLocal()) {
+      workers.value().release();
+    }
+  }
+
+  /**
+   * Ends the training's hold on its resident workers: freed now in local mode; the executors drop them,
+   * and their threads end, freeing their workspaces, once idle.
+   */
+  @Override
+  public void close() {
+    releaseLocalWorkers();
+    workers.destroy();
+  }
+
   /** The round's executors: the slices are spread over them; 1 in local mode, where the driver runs the tasks. */
   private int executors() {
     return sc.isLocal() ? 1 : Math.max(1, sc.sc().statusTracker().getExecutorInfos().length - 1);
@@ -139,6 +164,11 @@ final class ParameterAveraging {
   /** Writes the outer optimizer's state into a checkpoint; null with plain averaging, or before its first round. */
   CheckpointStore.ModelWriter outerState() {
     return outer == null ? null : outer.stateWriter();
+  }
+
+  /** This JVM's part of the resident workers: all of them in local mode. */
+  ResidentWorkers residentWorkers() {
+    return workers.value();
   }
 
   ComputationGraph network() {

@@ -132,7 +132,7 @@ public final class TrainJob {
 
     state = state.continuedBy(cursor, config.seed(), renderedConfig);
     Progress progress = new Progress(config, batches, workers, state, timings);
-    try (MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
+    try (averaging; MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new TrainingLoop(sc, config, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);

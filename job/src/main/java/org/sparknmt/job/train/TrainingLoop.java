@@ -21,7 +21,7 @@ import org.sparknmt.job.checkpoint.TrainingState;
 import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.job.run.RunMetric;
 import org.sparknmt.job.threads.LocalTaskThreads;
-import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.job.threads.WorkspaceThreads;
 import org.sparknmt.model.ModelArtifact;
 import scala.Tuple2;
 
@@ -48,7 +48,7 @@ final class TrainingLoop {
   private final LrSchedule schedule;
   private final BpeEncoder bpe;
   // idle between two validations far longer than a search thread usually is: they keep their workspaces
-  private final SearchThreads validationSearches = new SearchThreads(VALIDATION_THREADS_IDLE_SECONDS);
+  private final WorkspaceThreads validationSearches = WorkspaceThreads.forSearches(VALIDATION_THREADS_IDLE_SECONDS);
   /** The newest checkpoint of this run known to be written (null: none), named in errors. */
   private String lastCheckpoint;
 
@@ -103,6 +103,7 @@ final class TrainingLoop {
       boolean validate = epochEnds || crossed(step, steps, config.validateEverySteps())
           || config.maxSteps() > 0 && step >= config.maxSteps() || outOfTime(state);
       if (validate && !valid.isEmpty()) {
+        averaging.releaseLocalWorkers();
         long validationStart = System.nanoTime();
         lastValidation = Validation.of(averaging.network(), valid);
         if (config.validBleuSentences() > 0) {

@@ -12,7 +12,7 @@ import org.sparknmt.datasets.shard.EncodedPair;
 import org.sparknmt.datasets.vocab.BpeEncoder;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.metrics.Bleu;
-import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.job.threads.WorkspaceThreads;
 import org.sparknmt.job.translate.LengthSortedBatches;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.Translation;
@@ -33,7 +33,7 @@ final class ValidationBleu {
 
   private ValidationBleu() {}
 
-  static double of(ComputationGraph graph, List<Batch> batches, BpeEncoder bpe, int sentences, SearchThreads threads,
+  static double of(ComputationGraph graph, List<Batch> batches, BpeEncoder bpe, int sentences, WorkspaceThreads threads,
       int searches) {
     List<EncodedPair> pairs = batches.stream().flatMap(b -> b.pairs().stream()).limit(sentences).toList();
     int[][] sources = pairs.stream().map(p -> TrainedModel.source(p.source())).toArray(int[][]::new);
@@ -48,7 +48,7 @@ final class ValidationBleu {
   }
 
   /** Greedy translations of the sources, in their order, in {@code searches} shares searched at once. */
-  static Translation[] translate(ComputationGraph graph, int[][] sources, SearchThreads threads, int searches) {
+  static Translation[] translate(ComputationGraph graph, int[][] sources, WorkspaceThreads threads, int searches) {
     Integer[] byLength = IntStream.range(0, sources.length).boxed().toArray(Integer[]::new);
     Arrays.sort(byLength, Comparator.comparingInt((Integer i) -> sources[i].length));
     List<int[]> shares = new ArrayList<>();

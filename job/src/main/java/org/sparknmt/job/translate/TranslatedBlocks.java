@@ -9,13 +9,13 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
-import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.job.threads.WorkspaceThreads;
 
 /**
  * One task's translation of a partition, shared by the text path ({@link TranslateJob}) and the
  * DataFrame path ({@code org.sparknmt.job.ml.TranslationTransformer}): items are read in blocks of
  * {@value #BLOCK}, their sources translated together ({@link SentenceTranslator} sorts a block by
- * length) on one of the model's {@link SearchThreads}, and each item returned with its translation, in the
+ * length) on one of the model's {@link WorkspaceThreads}, and each item returned with its translation, in the
  * items' order. A null source gets a null translation without a search (a table's null cell; text lines
  * are never null).
  */
@@ -33,18 +33,18 @@ public final class TranslatedBlocks {
    * @param targetTokens told the output subwords of each block
    */
   public static <T, R> Iterator<R> of(Iterator<T> items, Function<T, String> source, BiFunction<T, String, R> result,
-      Supplier<SentenceTranslator> translator, SearchThreads threads, LongConsumer targetTokens) {
+      Supplier<SentenceTranslator> translator, WorkspaceThreads threads, LongConsumer targetTokens) {
     return of(items, source, result, translator,
         (sentences, kept) -> sentences.translate(kept.stream().map(source).toList()), threads, targetTokens);
   }
 
   /**
-   * As {@link #of(Iterator, Function, BiFunction, Supplier, SearchThreads, LongConsumer)}, with translations
+   * As {@link #of(Iterator, Function, BiFunction, Supplier, WorkspaceThreads, LongConsumer)}, with translations
    * of any kind: {@code search} gives those of a block's items whose source is not null, in their order.
    */
   public static <T, X, R> Iterator<R> of(Iterator<T> items, Function<T, String> source, BiFunction<T, X, R> result,
       Supplier<SentenceTranslator> translator, BiFunction<SentenceTranslator, List<T>, List<X>> search,
-      SearchThreads threads, LongConsumer targetTokens) {
+      WorkspaceThreads threads, LongConsumer targetTokens) {
     if (!items.hasNext()) {
       return Collections.emptyIterator();
     }
@@ -80,7 +80,7 @@ public final class TranslatedBlocks {
 
   private static <T, X, R> Iterator<R> translate(List<T> block, Function<T, String> source,
       BiFunction<T, X, R> result, SentenceTranslator translator, BiFunction<SentenceTranslator, List<T>, List<X>> search,
-      SearchThreads threads, LongConsumer targetTokens) {
+      WorkspaceThreads threads, LongConsumer targetTokens) {
     List<T> kept = new ArrayList<>(block.size());
     for (T item : block) {
       if (source.apply(item) != null) {

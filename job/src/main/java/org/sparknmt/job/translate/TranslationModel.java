@@ -16,7 +16,7 @@ import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.datasets.prepare.PreparedData;
-import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.job.threads.WorkspaceThreads;
 import org.sparknmt.model.decode.Shortlist;
 import org.sparknmt.model.decode.Translator;
 
@@ -39,7 +39,7 @@ public final class TranslationModel implements Serializable {
   private final BpeModel vocabulary;
   private final Shortlist shortlist;
   private transient volatile List<ComputationGraph> graphs;
-  private transient volatile SearchThreads searchThreads;
+  private transient volatile WorkspaceThreads searchThreads;
 
   private TranslationModel(String checkpoint, long step, int maxLength, List<byte[]> graphBytes, BpeModel vocabulary,
       Shortlist shortlist) {
@@ -156,14 +156,14 @@ public final class TranslationModel implements Serializable {
         new BpeEncoder(vocabulary), config, maxLength);
   }
 
-  /** The threads this JVM's tasks search on with this model ({@link SearchThreads}), made on the first call. */
-  public SearchThreads searchThreads() {
-    SearchThreads threads = searchThreads;
+  /** The threads this JVM's tasks search on with this model ({@link WorkspaceThreads}), made on the first call. */
+  public WorkspaceThreads searchThreads() {
+    WorkspaceThreads threads = searchThreads;
     if (threads == null) {
       synchronized (this) {
         threads = searchThreads;
         if (threads == null) {
-          threads = new SearchThreads(SEARCH_THREADS_IDLE_SECONDS);
+          threads = WorkspaceThreads.forSearches(SEARCH_THREADS_IDLE_SECONDS);
           searchThreads = threads;
         }
       }

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.datasets.Seeds;
@@ -21,7 +24,6 @@ import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.config.JobConfig;
 import org.sparknmt.job.threads.LocalTaskThreads;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.infer.PassWorkspace;
 import org.sparknmt.testkit.SparkCluster;
 import scala.Tuple2;
 
@@ -43,16 +45,14 @@ class ParameterAveragingTest {
     ComputationGraph graph = network();
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     FitBatchesAsGiven fit =
-        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2));
+        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2), null);
     FitBatchesAsGiven.Fitted first;
     FitBatchesAsGiven.Fitted second;
     // with the threads each of the round's two tasks gets, so that the workers' arithmetic is the same
     try (LocalTaskThreads shared = LocalTaskThreads.share(SPARK.sc().sc(), 2)) {
-      first = fit.fit(List.of(new Tuple2<>(0, BATCHES.get(0))).iterator());
-      second = fit.fit(List.of(new Tuple2<>(1, BATCHES.get(1))).iterator());
+      first = fit.fit(start.value().network(), List.of(new Tuple2<>(0, BATCHES.get(0))));
+      second = fit.fit(start.value().network(), List.of(new Tuple2<>(1, BATCHES.get(1))));
     }
-    // a task leaves no step workspace on its thread, which the executor may not give its next task
-    assertEquals(0, PassWorkspace.size(PassWorkspace.TRAINING_STEP));
 
     ParameterAveraging averaging = averaging(graph, true);
     JavaPairRDD<Integer, Batch> round = SPARK.sc()
@@ -78,6 +78,70 @@ class ParameterAveragingTest {
     // the next round's workers reserve the largest step workspace this round's needed
     assertEquals(Math.max(first.stepWorkspaceBytes(), second.stepWorkspaceBytes()), averaging.stepWorkspaceBytes());
     assertTrue(averaging.stepWorkspaceBytes() > 0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aKeptNetworkResetToARoundsStartFitsAsANewOneWould(boolean withUpdater) {
+    ComputationGraph graph = network();
+    FitBatchesAsGiven fit =
+        new FitBatchesAsGiven(null, withUpdater, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1), null);
+    // a network after an earlier round's worker: moved parameters and moments, its own iteration count
+    ComputationGraph kept = fit.fit(
+        new RoundStart(graph.getConfiguration(), RoundState.of(graph, withUpdater), 0).network(),
+        List.of(new Tuple2<>(0, BATCHES.get(0)))).network();
+    // the next round starts elsewhere: from the driver's network after some training of its own
+    graph.fit(MultiDataSets.of(BATCHES.get(1)));
+    graph.getConfiguration().setEpochCount(3);
+    RoundStart next = new RoundStart(graph.getConfiguration(), RoundState.of(graph, withUpdater), 0);
+
+    next.reset(kept);
+    assertEquals(3, kept.getConfiguration().getEpochCount());
+    FitBatchesAsGiven.Fitted reset = fit.fit(kept, List.of(new Tuple2<>(1, BATCHES.get(0))));
+    FitBatchesAsGiven.Fitted fresh = fit.fit(next.network(), List.of(new Tuple2<>(1, BATCHES.get(0))));
+
+    // within a few ulps (see laterRoundsReuseTheWorkersOfEarlierOnesAndComputeAsNewOnes); moments or
+    // parameters left from the earlier round would be off by a step's update
+    assertWithinUlps(fresh.network().params().data().asFloat(), reset.network().params().data().asFloat(), 8);
+    assertWithinUlps(fresh.network().getUpdater().getStateViewArray().data().asFloat(),
+        reset.network().getUpdater().getStateViewArray().data().asFloat(), 8);
+    assertEquals(fresh.score(), reset.score(), 1e-6);
+  }
+
+  @Test
+  void laterRoundsReuseTheWorkersOfEarlierOnesAndComputeAsNewOnes() {
+    ComputationGraph graph = network();
+    JavaPairRDD<Integer, Batch> round = SPARK.sc()
+        .parallelizePairs(List.of(new Tuple2<>(0, BATCHES.get(0)), new Tuple2<>(1, BATCHES.get(1))))
+        .repartitionAndSortWithinPartitions(new SlotPartitioner(2, 1));
+    ComputationGraph fresh;
+    ComputationGraph kept;
+    try (ParameterAveraging averaging = averaging(graph, true)) {
+      averaging.fitRound(round, 11, 0, 1);
+      fresh = graph.clone();
+      averaging.fitRound(round, 12, 1, 1);
+      kept = graph.clone();
+      // local mode: the tasks' resident workers are the driver's; the second round built no network
+      assertEquals(2, averaging.residentWorkers().networksBuilt());
+      // before the driver's own passes it frees them: the next round builds its networks anew
+      averaging.releaseLocalWorkers();
+      averaging.fitRound(round, 13, 2, 1);
+      assertEquals(4, averaging.residentWorkers().networksBuilt());
+    }
+    try (ParameterAveraging averaging = averaging(fresh, true)) {
+      averaging.fitRound(round, 12, 1, 1);
+      assertEquals(2, averaging.residentWorkers().networksBuilt());
+    }
+
+    assertFalse(Arrays.equals(network().params().data().asFloat(), kept.params().data().asFloat()),
+        "training must move the parameters");
+    // Within a few ulps, not the same bits: a few elements of Adam's state come out one ulp apart after
+    // two rounds in a row and after one round and a new averaging from its state, with new workers in
+    // every round as well (before resident workers); a network not reset to the round's state is off
+    // by a round's update
+    assertWithinUlps(fresh.params().data().asFloat(), kept.params().data().asFloat(), 8);
+    assertWithinUlps(fresh.getUpdater().getStateViewArray().data().asFloat(),
+        kept.getUpdater().getStateViewArray().data().asFloat(), 8);
   }
 
   @Test

@@ -36,13 +36,13 @@ class ShuffledAverageTest {
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     // S = W slices: three do not split the parameters evenly
     SliceReducers reducers = new SliceReducers(workers, workers);
-    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 5, 8, new WorkerTimings(SPARK.sc()), reducers);
+    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 5, 8, new WorkerTimings(SPARK.sc()), reducers, null);
     List<INDArray> parameters = new ArrayList<>();
     List<INDArray> updaters = new ArrayList<>();
     List<Tuple2<Long, FitBatchesAsGiven.WorkerSlice>> parts = new ArrayList<>();
     for (int worker = 0; worker < workers; worker++) {
       Batch batch = ParameterAveragingTest.BATCHES.get(worker % ParameterAveragingTest.BATCHES.size());
-      FitBatchesAsGiven.Fitted fitted = fit.fit(List.of(new Tuple2<>(worker, batch)).iterator());
+      FitBatchesAsGiven.Fitted fitted = fit.fit(start.value().network(), List.of(new Tuple2<>(worker, batch)));
       parameters.add(fitted.network().params().dup());
       updaters.add(fitted.network().getUpdater().getStateViewArray().dup());
       // the slices as the worker's task hands them to the shuffle

@@ -12,7 +12,7 @@ import org.sparknmt.datasets.vocab.SpecialTokens;
 import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.TrainedModel;
 import org.sparknmt.job.config.JobConfig;
-import org.sparknmt.job.threads.SearchThreads;
+import org.sparknmt.job.threads.WorkspaceThreads;
 import org.sparknmt.job.translate.LengthSortedBatches;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.Translation;
@@ -37,7 +37,7 @@ class ValidationBleuTest {
       sources[i] = TrainedModel.source(ids);
     }
     Translation[] alone = LengthSortedBatches.translate(TrainedModel.translator(graph), sources, DecodingOptions.greedy(), 4);
-    SearchThreads threads = new SearchThreads(60);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
 
     for (int searches : new int[] {1, 2, 3}) {
       Translation[] shared = ValidationBleu.translate(graph, sources, threads, searches);

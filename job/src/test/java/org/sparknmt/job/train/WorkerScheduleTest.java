@@ -48,7 +48,7 @@ class WorkerScheduleTest {
     Batch batch = new Batch(List.of(new EncodedPair(0, new int[] {300 - 1, 280, 290}, new int[] {270, 275}),
         new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273})));
     FitBatchesAsGiven.Fitted fitted = new FitBatchesAsGiven(start, true, 7, startStep,
-        new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1)).fit(List.of(new Tuple2<>(0, batch)).iterator());
+        new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1), null).fit(start.value().network(), List.of(new Tuple2<>(0, batch)));
     return fitted.network().params().sub(initial).norm1Number().doubleValue();
   }
 }

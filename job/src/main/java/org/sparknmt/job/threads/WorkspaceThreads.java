@@ -15,47 +15,66 @@ import org.nd4j.nativeblas.NativeOpsHolder;
 import org.sparknmt.model.infer.PassWorkspace;
 
 /**
- * Threads that run searches and keep their ND4J workspaces from one search to the next, across Spark
- * tasks. A search's workspaces belong to its thread and are sized by its largest batch, and where a
- * freshly mapped page is expensive (a virtual machine faulting each page in), tasks that sized them anew
- * on their own threads and freed them at their end spent more time on that memory than on searching.
- * A Spark task cannot know
- * whether its own thread will run the next task, so it hands its search to one of these and waits.
+ * Threads that run passes (searches, or a training worker's steps) and keep their ND4J workspaces from
+ * one pass to the next, across Spark tasks. A pass's workspaces belong to its thread and are sized by its
+ * largest pass, and where a freshly mapped page is expensive (a virtual machine faulting each page in),
+ * tasks that sized them anew on their own threads and freed them at their end spent more time on that
+ * memory than on searching, and a large part of a training round on it. A Spark task cannot know whether
+ * its own thread will run the next task, so it hands its pass to one of these and waits.
  *
- * <p>A search takes an idle thread, or makes one when none is idle, so there are as many threads as
- * searches ever ran at once (a JVM's concurrent tasks), and a thread is idle again before its caller
- * sees the result, so a task's next search finds it. A thread idle for {@code idleSeconds} ends and
+ * <p>A pass takes an idle thread, or makes one when none is idle, so there are as many threads as
+ * passes ever ran at once (a JVM's concurrent tasks), and a thread is idle again before its caller
+ * sees the result, so a task's next pass finds it. A thread idle for {@code idleSeconds} ends and
  * frees its workspaces, so a finished job's memory is given back shortly after.
  */
-public final class SearchThreads {
+public final class WorkspaceThreads {
   private final long idleSeconds;
+  private final boolean shareOpenMp;
+  private final String name;
   private final Deque<Worker> idle = new ArrayDeque<>();
   private int alive;
   private int made;
 
-  public SearchThreads(long idleSeconds) {
+  private WorkspaceThreads(String name, long idleSeconds, boolean shareOpenMp) {
+    this.name = name;
     this.idleSeconds = idleSeconds;
+    this.shareOpenMp = shareOpenMp;
   }
 
-  /** Runs {@code search} on one of the threads and returns its result, or throws what it threw. */
-  public <T> T run(Supplier<T> search) {
-    return runAll(List.of(search)).get(0);
+  /** Threads for searches, each given its share of OpenMP's threads before it runs one ({@link Worker#shareOpenMpThreads}). */
+  public static WorkspaceThreads forSearches(long idleSeconds) {
+    return new WorkspaceThreads("sparknmt search ", idleSeconds, true);
   }
 
   /**
-   * Runs the searches at the same time, each on a thread of its own, and returns their results in
+   * Threads for training workers, with OpenMP's threads as a Spark task's own thread has them, so that a
+   * worker's arithmetic is the one it had on its task's thread.
+   */
+  public static WorkspaceThreads forTraining(long idleSeconds) {
+    return new WorkspaceThreads("sparknmt training ", idleSeconds, false);
+  }
+
+  /** Runs {@code pass} on one of the threads and returns its result, or throws what it threw. */
+  public <T> T run(Supplier<T> pass) {
+    return runAll(List.of(pass)).get(0);
+  }
+
+  /**
+   * Runs the passes at the same time, each on a thread of its own, and returns their results in
    * their order; throws what the first of them to fail threw, after all have ended.
    */
-  public <T> List<T> runAll(List<Supplier<T>> searches) {
+  public <T> List<T> runAll(List<Supplier<T>> passes) {
     List<CompletableFuture<T>> results = new ArrayList<>();
     try {
-      for (Supplier<T> search : searches) {
+      for (Supplier<T> pass : passes) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Worker worker = take();
         worker.jobs.put(() -> {
           try {
-            worker.shareOpenMpThreads();
-            T value = search.get();
+            if (shareOpenMp) {
+              worker.shareOpenMpThreads();
+            }
+            T value = pass.get();
             idleAgain(worker);
             result.complete(value);
           } catch (Throwable e) {
@@ -72,9 +91,9 @@ public final class SearchThreads {
       }
       return values;
     } catch (InterruptedException e) {
-      // a cancelled Spark task stops waiting; its searches end on their own and free their threads
+      // a cancelled Spark task stops waiting; its passes end on their own and free their threads
       Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted while a search ran");
+      throw new CancellationException("interrupted while a pass ran");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException runtime) {
@@ -97,19 +116,19 @@ public final class SearchThreads {
     if (worker == null) {
       worker = new Worker();
       alive++;
-      Thread thread = new Thread(worker::work, "sparknmt search " + ++made);
-      thread.setDaemon(true);
-      thread.start();
+      worker.thread = new Thread(worker::work, name + ++made);
+      worker.thread.setDaemon(true);
+      worker.thread.start();
     }
     return worker;
   }
 
-  /** A worker's search is done: the most recently used thread is taken first. */
+  /** A worker's pass is done: the most recently used thread is taken first. */
   private synchronized void idleAgain(Worker worker) {
     idle.addFirst(worker);
   }
 
-  /** Whether an idle worker leaves: not when a search took it in the meantime. */
+  /** Whether an idle worker leaves: not when a pass took it in the meantime. */
   private synchronized boolean leave(Worker worker) {
     if (idle.remove(worker)) {
       alive--;
@@ -118,8 +137,17 @@ public final class SearchThreads {
     return false;
   }
 
+  /** Ends the idle threads now, each freeing its workspaces; busy ones stay, and so do their workspaces. */
+  public synchronized void endIdle() {
+    for (Worker worker : idle) {
+      worker.thread.interrupt();
+    }
+    idle.clear();
+  }
+
   private final class Worker {
     private final SynchronousQueue<Runnable> jobs = new SynchronousQueue<>();
+    private Thread thread;
 
     /**
      * Gives this thread's OpenMP regions (libnd4j's GEMMs, through oneDNN, and many of its loops) as many
@@ -145,7 +173,7 @@ public final class SearchThreads {
           }
         }
       } catch (InterruptedException e) {
-        synchronized (SearchThreads.this) {
+        synchronized (WorkspaceThreads.this) {
           idle.remove(this);
           alive--;
         }

@@ -19,7 +19,7 @@ import org.nd4j.nativeblas.NativeOpsHolder;
 import org.sparknmt.model.infer.PassWorkspace;
 
 /** Searches run on threads that keep their workspaces between calls, and that end, freeing them, when idle. */
-class SearchThreadsTest {
+class WorkspaceThreadsTest {
   private static final long SEARCH_BYTES = 4L << 20;
 
   /** What a search leaves: its workspace, on the thread it ran on. */
@@ -32,8 +32,8 @@ class SearchThreadsTest {
 
   @Test
   void theNextSearchRunsOnTheSameThreadAndFindsItsWorkspace() {
-    SearchThreads threads = new SearchThreads(60);
-    Thread first = threads.run(SearchThreadsTest::search);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
+    Thread first = threads.run(WorkspaceThreadsTest::search);
     assertNotEquals(Thread.currentThread(), first);
     // the thread is idle before its caller has the result: no race with the next call
     for (int i = 0; i < 200; i++) {
@@ -45,14 +45,14 @@ class SearchThreadsTest {
 
   @Test
   void aSearchRunsAsManyOpenMpThreadsAsLibnd4jHasMasterThreads() {
-    SearchThreads threads = new SearchThreads(60);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
     int masterThreads = Nd4j.getEnvironment().maxMasterThreads();
     int ours = openMpThreads();
     try {
       // libnd4j caps its master threads at the cores
       for (int share : new int[] {1, masterThreads, 1}) {
         Nd4j.getEnvironment().setMaxMasterThreads(share);
-        assertEquals(share, threads.run(SearchThreadsTest::openMpThreads));
+        assertEquals(share, threads.run(WorkspaceThreadsTest::openMpThreads));
       }
     } finally {
       Nd4j.getEnvironment().setMaxMasterThreads(masterThreads);
@@ -67,7 +67,7 @@ class SearchThreadsTest {
 
   @Test
   void concurrentSearchesGetAThreadEach() throws Exception {
-    SearchThreads threads = new SearchThreads(60);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
     CountDownLatch both = new CountDownLatch(2);
     CompletableFuture<Thread> a = CompletableFuture.supplyAsync(() -> threads.run(() -> meet(both)));
     CompletableFuture<Thread> b = CompletableFuture.supplyAsync(() -> threads.run(() -> meet(both)));
@@ -87,7 +87,7 @@ class SearchThreadsTest {
 
   @Test
   void searchesRunTogetherEachOnAThreadAndComeBackInOrder() {
-    SearchThreads threads = new SearchThreads(60);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
     CountDownLatch all = new CountDownLatch(3);
     List<Thread> ran = threads.runAll(List.of(() -> meet(all), () -> meet(all), () -> meet(all)));
     assertEquals(3, ran.stream().distinct().count());
@@ -96,7 +96,7 @@ class SearchThreadsTest {
 
   @Test
   void aSearchThrowsWhatItThrew() {
-    SearchThreads threads = new SearchThreads(60);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(60);
     IllegalArgumentException thrown = new IllegalArgumentException("beam width 9000 must be smaller than the vocabulary");
     assertSame(thrown, assertThrows(IllegalArgumentException.class, () -> threads.run(() -> {
       throw thrown;
@@ -108,8 +108,27 @@ class SearchThreadsTest {
   }
 
   @Test
+  void endIdleEndsTheIdleThreadsAtOnceAndFreesTheirWorkspaces() throws Exception {
+    WorkspaceThreads threads = WorkspaceThreads.forTraining(3600);
+    MemoryWorkspace[] kept = new MemoryWorkspace[1];
+    Thread searched = threads.run(() -> {
+      Thread thread = search();
+      kept[0] = Nd4j.getWorkspaceManager().getWorkspaceForCurrentThread(PassWorkspace.SEARCH);
+      return thread;
+    });
+    assertTrue(searched.getName().startsWith("sparknmt training "), searched.getName());
+    threads.endIdle();
+    searched.join(TimeUnit.SECONDS.toMillis(30));
+    assertFalse(searched.isAlive());
+    assertEquals(0, threads.threads());
+    assertEquals(0, kept[0].getCurrentSize());
+    // the next pass makes a thread anew
+    assertNotEquals(searched, threads.run(Thread::currentThread));
+  }
+
+  @Test
   void anIdleThreadEndsAndFreesItsWorkspace() throws Exception {
-    SearchThreads threads = new SearchThreads(1);
+    WorkspaceThreads threads = WorkspaceThreads.forSearches(1);
     MemoryWorkspace[] kept = new MemoryWorkspace[1];
     Thread searched = threads.run(() -> {
       Thread thread = search();
