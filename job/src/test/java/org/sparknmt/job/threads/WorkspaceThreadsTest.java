@@ -111,17 +111,10 @@ class WorkspaceThreadsTest {
   void endIdleEndsTheIdleThreadsAtOnceAndFreesTheirWorkspaces() throws Exception {
     WorkspaceThreads threads = WorkspaceThreads.forTraining(3600);
     MemoryWorkspace[] kept = new MemoryWorkspace[1];
-    Thread searched = threads.run(() -> {
-      Thread thread = search();
-      kept[0] = Nd4j.getWorkspaceManager().getWorkspaceForCurrentThread(PassWorkspace.SEARCH);
-      return thread;
-    });
+    Thread searched = searchKeepingWorkspace(threads, kept);
     assertTrue(searched.getName().startsWith("sparknmt training "), searched.getName());
     threads.endIdle();
-    searched.join(TimeUnit.SECONDS.toMillis(30));
-    assertFalse(searched.isAlive());
-    assertEquals(0, threads.threads());
-    assertEquals(0, kept[0].getCurrentSize());
+    assertEndedAndFreed(searched, threads, kept[0]);
     // the next pass makes a thread anew
     assertNotEquals(searched, threads.run(Thread::currentThread));
   }
@@ -130,15 +123,25 @@ class WorkspaceThreadsTest {
   void anIdleThreadEndsAndFreesItsWorkspace() throws Exception {
     WorkspaceThreads threads = WorkspaceThreads.forSearches(1);
     MemoryWorkspace[] kept = new MemoryWorkspace[1];
+    assertEndedAndFreed(searchKeepingWorkspace(threads, kept), threads, kept[0]);
+  }
+
+  /** Runs a search on one of {@code threads}; returns its thread, and its workspace in {@code kept[0]}. */
+  private static Thread searchKeepingWorkspace(WorkspaceThreads threads, MemoryWorkspace[] kept) {
     Thread searched = threads.run(() -> {
       Thread thread = search();
       kept[0] = Nd4j.getWorkspaceManager().getWorkspaceForCurrentThread(PassWorkspace.SEARCH);
       return thread;
     });
     assertTrue(kept[0].getCurrentSize() >= SEARCH_BYTES);
+    return searched;
+  }
+
+  private static void assertEndedAndFreed(Thread searched, WorkspaceThreads threads, MemoryWorkspace workspace)
+      throws InterruptedException {
     searched.join(TimeUnit.SECONDS.toMillis(30));
     assertFalse(searched.isAlive());
     assertEquals(0, threads.threads());
-    assertEquals(0, kept[0].getCurrentSize());
+    assertEquals(0, workspace.getCurrentSize());
   }
 }
