@@ -65,10 +65,8 @@ final class ResidentWorkers implements Serializable {
     List<ComputationGraph> kept;
     synchronized (this) {
       made = threads;
-      kept = networks == null ? List.of() : List.copyOf(networks);
-      if (networks != null) {
-        networks.clear();
-      }
+      kept = List.copyOf(networks());
+      networks().clear();
     }
     if (made != null) {
       made.endIdle();
