@@ -58,9 +58,15 @@ final class BlockMomentum {
     };
   }
 
+  /** Whether the round that starts at global step {@code roundStart} takes the outer step; before, it is plain averaging. */
+  boolean appliesFrom(long roundStart) {
+    return config.appliesFrom(roundStart);
+  }
+
   /**
    * Replaces the averaged parameters {@code params} (θ_avg, in place) by the outer step from
-   * {@code before} (θ_before, the parameters the round started from; overwritten). θ_before − lr·u is
+   * {@code before} (θ_before, the parameters the round started from; overwritten). Only for a round
+   * that {@link #appliesFrom(long)}. θ_before − lr·u is
    * computed as θ_avg + (1 − lr)·G − lr·momentum·v (u = G + momentum·v, v the old buffer, or the new
    * one with Nesterov), so that lr 1 and momentum 0 leave θ_avg exactly as it is.
    */

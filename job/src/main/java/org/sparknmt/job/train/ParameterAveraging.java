@@ -69,7 +69,8 @@ final class ParameterAveraging implements AutoCloseable {
    * @param steps the updates each worker makes in this round (the global step advances by as many)
    */
   void fitRound(JavaPairRDD<Integer, Batch> round, long dropoutSeed, long startStep, int steps) {
-    INDArray before = outer == null ? null : network.params().dup();
+    boolean outerStep = outer != null && outer.appliesFrom(startStep);
+    INDArray before = outerStep ? network.params().dup() : null;
     INDArray parameters = network.params();
     INDArray updater = averageUpdater ? network.getUpdater().getStateViewArray() : null;
     long stateBytes = Float.BYTES * (parameters.length() + (updater == null ? 0 : updater.length()));
@@ -113,7 +114,7 @@ final class ParameterAveraging implements AutoCloseable {
     score = scores / slices.get(0).scores().length;
     stepWorkspaceBytes = Math.max(stepWorkspaceBytes, LongStream.of(slices.get(0).stepWorkspaceBytes()).max().orElse(0));
     network.getConfiguration().setIterationCount(Math.toIntExact(startStep + steps));
-    if (outer != null) {
+    if (outerStep) {
       outer.step(before, network.params());
     }
   }

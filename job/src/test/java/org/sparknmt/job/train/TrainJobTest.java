@@ -135,14 +135,33 @@ class TrainJobTest {
     return resumed;
   }
 
+  /**
+   * The outer step starts at {@code train.outer.start_step}: the resumed half starts from a checkpoint
+   * written before it, which has no outer state, and must continue as the straight run did.
+   */
   @Test
-  void outerMomentumChangesTheTrainedModel() throws IOException {
+  void resumeAcrossTheOuterStartStepIsExact() throws IOException {
+    String run = assertResumeIsExact("-delayed", "train.outer.lr=0.8", "train.outer.momentum=0.5",
+        "train.outer.nesterov=true", "train.outer.start_step=8", "train.keep_last=10");
+    CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
+    CheckpointStore.Checkpoint first = store.list().stream().filter(c -> c.step() == 6).findFirst().orElseThrow();
+    assertTrue(store.openOuter(first).isEmpty(), "rounds before the start step kept an outer state");
+    assertTrue(store.openOuter(store.latest().orElseThrow()).isPresent(), "no outer state after the start step");
+  }
+
+  @Test
+  void outerMomentumChangesTheTrainedModelFromItsStartStep() throws IOException {
     String plain = copyOfPrepared("outer-plain");
     String momentum = copyOfPrepared("outer-momentum");
+    String later = copyOfPrepared("outer-later");
     job(plain, train(10, 4, 0)).run(TrainJob.Start.RESUME_OR_FRESH);
     job(momentum, train(10, 4, 0, "train.outer.momentum=0.5")).run(TrainJob.Start.RESUME_OR_FRESH);
-    assertFalse(java.util.Arrays.equals(latestModel(plain).params().data().asFloat(),
-        latestModel(momentum).params().data().asFloat()), "the outer step was not applied");
+    job(later, train(10, 4, 0, "train.outer.momentum=0.5", "train.outer.start_step=4")).run(TrainJob.Start.RESUME_OR_FRESH);
+    float[] plainParams = latestModel(plain).params().data().asFloat();
+    assertFalse(java.util.Arrays.equals(plainParams, latestModel(momentum).params().data().asFloat()),
+        "the outer step was not applied");
+    assertArrayEquals(plainParams, latestModel(later).params().data().asFloat(),
+        "rounds before train.outer.start_step must be plain averaging, bit for bit");
   }
 
   @Test
