@@ -6,7 +6,8 @@ import org.sparknmt.job.checkpoint.TrainingState;
 
 /**
  * The line a person watches: step, epoch progress, loss, learning rate, target tokens/s, the share
- * of wall time the workers spent fitting (the rest is averaging, broadcast and scheduling), ETA.
+ * of the task slots' wall time the workers spent fitting (the rest is averaging, broadcast and
+ * scheduling), ETA.
  */
 final class Progress {
   private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
@@ -14,6 +15,8 @@ final class Progress {
   private final TrainConfig config;
   private final int batches;
   private final int workers;
+  /** How many workers fit at once: W, or the task slots when there are fewer (W > slots fit in waves). */
+  private final int parallelWorkers;
   private final WorkerTimings timings;
   private final long startStep;
   private final double startTrainSeconds;
@@ -21,10 +24,12 @@ final class Progress {
   private long lastLineNanos = System.nanoTime();
   private WorkerTimings.Snapshot roundStart;
 
-  Progress(TrainConfig config, int batches, int workers, TrainingState start, WorkerTimings timings) {
+  /** @param slots the tasks the cluster runs at once (Spark's default parallelism) */
+  Progress(TrainConfig config, int batches, int workers, int slots, TrainingState start, WorkerTimings timings) {
     this.config = config;
     this.batches = batches;
     this.workers = workers;
+    this.parallelWorkers = Math.max(1, Math.min(workers, slots));
     this.timings = timings;
     this.startStep = start.step();
     this.startTrainSeconds = start.trainSeconds();
@@ -40,9 +45,10 @@ final class Progress {
     long now = System.nanoTime();
     WorkerTimings.Snapshot total = timings.snapshot();
     WorkerTimings.Snapshot round = total.minus(roundStart);
-    // workers fit in parallel: their summed time over W is the fitting part of the wall time
-    double fitShare = Math.min(1, round.fitNanos() / 1e9 / workers / wall);
-    double dataShare = Math.min(1, round.dataNanos() / 1e9 / workers / wall);
+    // the workers fit in parallel, as many at once as there are slots: their summed time over that
+    // number is the fitting part of the wall time
+    double fitShare = Math.min(1, round.fitNanos() / 1e9 / parallelWorkers / wall);
+    double dataShare = Math.min(1, round.dataNanos() / 1e9 / parallelWorkers / wall);
     double tokensPerSecond = round.targetTokens() / wall;
     metrics.round(state, loss, round.targetTokens(), tokensPerSecond, fitShare, dataShare, driverBytesIn);
     roundStart = total;

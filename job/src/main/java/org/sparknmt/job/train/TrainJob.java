@@ -131,7 +131,7 @@ public final class TrainJob {
         batches, valid.size(), workers, config.averagingFrequency());
 
     state = state.continuedBy(cursor, config.seed(), renderedConfig);
-    Progress progress = new Progress(config, batches, workers, state, timings);
+    Progress progress = new Progress(config, batches, workers, sc.defaultParallelism(), state, timings);
     try (averaging; MetricsSink metrics = new MetricsSink(runUri, state.step(), sc)) {
       return new TrainingLoop(sc, config, LrSchedule.of(config.lrSchedule(), modelConfig.dModel(),
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,

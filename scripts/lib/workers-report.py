@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Writes scripts/bench-workers' results into BENCHMARKS.md and a plot.
+usage: workers-report.py RESULTS.tsv PLOT.png BENCHMARKS.md
+The section between the "<!-- bench-workers -->" and "<!-- /bench-workers -->" markers of BENCHMARKS.md is
+replaced (appended when the markers are missing); the rest of the file is kept."""
+import csv, datetime, os, platform, re, sys
+from collections import defaultdict
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_section  # noqa: E402
+
+TARGETS = (25.0, 30.0)
+
+
+def workers_of(name):
+    """W of a variant named wW or wW-KIND."""
+    return int(re.match(r"w(\d+)", name).group(1))
+
+
+def epochs_to(curve, target):
+    """Epochs to reach val500 BLEU target, linear between the epochs that straddle it; None when not reached."""
+    previous_epoch, previous_bleu = 0, 0.0
+    for epoch, bleu, _ in curve:
+        if bleu >= target:
+            return previous_epoch + (target - previous_bleu) / (bleu - previous_bleu) * (epoch - previous_epoch)
+        previous_epoch, previous_bleu = epoch, bleu
+    return None
+
+
+def main(results, plot, benchmarks):
+    curves = defaultdict(list)
+    for r in csv.DictReader(open(results, encoding="utf-8"), delimiter="\t"):
+        curves[r["variant"]].append((int(r["epoch"]), float(r["bleu"]), r))
+    names = sorted(curves, key=lambda n: (workers_of(n), n))
+    for c in curves.values():
+        c.sort(key=lambda e: e[0])
+    epochs = max(e for c in curves.values() for e, _, _ in c)
+    reference = {t: epochs_to(curves["w2"], t) for t in TARGETS} if "w2" in curves else {}
+
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
+               platform.machine())
+    md = ["## Many workers: time to quality against W (`scripts/bench-workers`)", ""]
+    md.append(f"`scripts/bench-workers`, {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores ({cpu}), "
+              "`local[2]`. The Multi30k en-de recipe with its global batch of 3,000 target-side tokens kept: "
+              "`data.max_tokens` = 3000 / W, k = 10, one variant after the other on this machine. `wW-plain` changes "
+              "only W and the batch; `wW` is the recommended setting for W (`conf/multi30k-en-de-wW.conf`; W = 2 is the "
+              "recipe, W = 1 one worker of 3,000 tokens). BLEU: greedy sacreBLEU on the first 500 validation sentences "
+              "(val500) after each epoch. Epochs to a BLEU: linear between the two epochs around it; the ratio is to "
+              "W = 2's. Fit share: the median over rounds of the task slots' time spent fitting (with W above the 2 "
+              "cores, the workers fit in waves). Load: the load averages when the variant's scoring started.")
+    md.append("")
+    head = "| variant | W | " + " | ".join(f"epoch {e}" for e in range(1, epochs + 1))
+    md.append(head + " | epochs to 25 (ratio) | epochs to 30 (ratio) | fit share | tokens/s | load |")
+    md.append("| --- | ---: | " + " | ".join("---:" for _ in range(epochs)) + " | ---: | ---: | ---: | ---: | --- |")
+    for name in names:
+        c = curves[name]
+        by_epoch = {e: b for e, b, _ in c}
+        cells = [f"{by_epoch[e]:.2f}" if e in by_epoch else "-" for e in range(1, epochs + 1)]
+        reach = []
+        for t in TARGETS:
+            n = epochs_to(c, t)
+            if n is None:
+                reach.append(f"> {c[-1][0]}")
+            else:
+                ratio = f" ({n / reference[t]:.2f}x)" if reference.get(t) else ""
+                reach.append(f"{n:.1f}{ratio}")
+        last = c[-1][2]
+        md.append(f"| {name} | {workers_of(name)} | " + " | ".join(cells) + " | " + " | ".join(reach)
+                  + f" | {100 * float(last['fit_share']):.0f} % | {last['tokens_per_s']} | {last['load']} |")
+    md.append("")
+    md.append("Valid loss (the recipe's label-smoothed cross-entropy on the 1,014 validation pairs) by epoch:")
+    md.append("")
+    md.append("| variant | " + " | ".join(f"epoch {e}" for e in range(1, epochs + 1)) + " |")
+    md.append("| --- | " + " | ".join("---:" for _ in range(epochs)) + " |")
+    for name in names:
+        loss = {e: r.get("valid_loss", "-") for e, _, r in curves[name]}
+        md.append(f"| {name} | " + " | ".join(loss.get(e, "-") for e in range(1, epochs + 1)) + " |")
+    md.append("")
+    md.append("![val500 BLEU by epoch against W](" + os.path.relpath(plot, os.path.dirname(os.path.abspath(benchmarks))) + ")")
+    bench_section.write(benchmarks, "bench-workers", "\n".join(md))
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("workers-report: no plot (apt-get install -y python3-matplotlib); BENCHMARKS.md written")
+    os.makedirs(os.path.dirname(plot), exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for name in names:
+        c = curves[name]
+        ax.plot([0] + [e for e, _, _ in c], [0] + [b for _, b, _ in c], marker="o", markersize=3,
+                linestyle="--" if name.endswith("-plain") else "-", label=name)
+    for t in TARGETS:
+        ax.axhline(t, color="grey", linewidth=0.6)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("greedy val500 BLEU")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title("Multi30k en-de, global batch 3,000 tokens split over W workers")
+    fig.tight_layout()
+    fig.savefig(plot)
+    print(f"workers-report: {plot} and {benchmarks} written")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
