@@ -6,6 +6,10 @@ through Spark's shuffle (as now). Prints a Markdown table (k = 10 and the k that
 fitting) and draws the fit share against k into PNG (default docs/images/averaging-cost-model.png;
 needs matplotlib: Debian's python3-matplotlib). docs/operations.md ("Scaling: a cost model") names
 where each input below was measured or that it is assumed.
+
+averaging-cost-model.py --time-to-bleu BLEU [BENCH_DIR]: the wall time of the Multi30k recipe to val500
+BLEU at W = 1, 8, 32 and 128 nodes of 2 cores on 10 Gb/s, fed with what scripts/bench-workers measured
+(BENCH_DIR, default target/bench-workers): each W's epochs to that BLEU and its workers' step time.
 """
 import math
 import sys
@@ -64,7 +68,87 @@ def k_for(share, t_step, overhead):
     return math.ceil(share / (1 - share) * overhead / t_step)
 
 
+# The Multi30k recipe (conf/multi30k-en-de.conf): parameters, global batch, k, steps an epoch (measured:
+# 29,000 pairs in batches of 3,000 tokens, whatever W, as the global batch is kept).
+RECIPE_PARAMS = 7_577_600
+RECIPE_GLOBAL_TOKENS = 3000
+RECIPE_K = 10
+RECIPE_STEPS_PER_EPOCH = 168
+# Assumed: one worker on a node's 2 cores steps this much faster than on the one core a worker has in
+# scripts/bench-workers' local[2].
+TWO_THREAD_SPEEDUP = 1.6
+NODES = (1, 8, 32, 128)
+
+
+def measured_workers(bench_dir, bleu):
+    """W -> (epochs to bleu or None, median seconds of a worker step on one core) of every wW variant
+    (the recommended settings; wW-plain left out) that scripts/bench-workers left in bench_dir."""
+    import csv, glob, json, os, re, statistics
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+    sys.dont_write_bytecode = True
+    from importlib import import_module
+    report = import_module("workers-report")
+    found = {}
+    for results in glob.glob(os.path.join(bench_dir, "w*", "results.tsv")):
+        name = os.path.basename(os.path.dirname(results))
+        if not re.fullmatch(r"w\d+", name):
+            continue
+        w = int(name[1:])
+        curve = sorted((int(r["epoch"]), float(r["bleu"]), r)
+                       for r in csv.DictReader(open(results, encoding="utf-8"), delimiter="\t"))
+        rounds = [json.loads(l) for l in open(os.path.join(bench_dir, name, "run", "metrics", "train.jsonl")) if l.strip()]
+        steps = []
+        for previous, r in zip(rounds, rounds[1:]):
+            k = r["step"] - previous["step"]
+            wall = r["train_s"] - previous["train_s"]
+            # the workers' summed fit seconds: fit_share is over the min(W, 2) workers fitting at once
+            steps.append(r["fit_share"] * wall * min(w, 2) / (w * k))
+        found[w] = (report.epochs_to(curve, bleu), statistics.median(steps))
+    return found
+
+
+def time_to_bleu(bleu, bench_dir):
+    """Prints the wall time to val500 BLEU by nodes: measured epochs where bench-workers ran that W, else the
+    nearest W measured; a worker's step time measured at its batch, else fitted against tokens a batch."""
+    measured = measured_workers(bench_dir, bleu)
+    if not measured:
+        sys.exit(f"averaging-cost-model: no wW results in {bench_dir} (scripts/bench-workers writes them)")
+    ws = sorted(measured)
+    # step seconds = a + b · tokens a worker's batch, least squares over the measured W
+    xs = [RECIPE_GLOBAL_TOKENS / w for w in ws]
+    ys = [measured[w][1] for w in ws]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread else 0.0
+    intercept = mean_y - slope * mean_x
+    state = BYTES_PER_PARAM * RECIPE_PARAMS
+    link = 10e9 / 8
+    print(f"| nodes (W) | tokens a worker's batch | epochs to BLEU {bleu:g} | worker step (s) | round overhead (s) "
+          f"| fit share | hours to BLEU {bleu:g} |")
+    print("| ---: | ---: | --- | --- | ---: | ---: | ---: |")
+    for w in NODES:
+        tokens = RECIPE_GLOBAL_TOKENS / w
+        if w in measured:
+            one_core, step_source = measured[w][1], "measured"
+        else:
+            one_core, step_source = max(intercept + slope * tokens, intercept), "fitted"
+        # the measured W nearest in ratio (the larger on a tie), assumed to need the same epochs
+        nearest = min(ws, key=lambda m: (abs(math.log(m / w)), -m))
+        epochs = measured[nearest][0]
+        epoch_source = "measured" if nearest == w else f"W = {nearest}'s"
+        t_step = one_core / TWO_THREAD_SPEEDUP
+        overhead = round_overhead(state, w, link, True) if w > 1 else T_SCHEDULE
+        round_s = RECIPE_K * t_step + overhead
+        hours = "-" if epochs is None else f"{epochs * RECIPE_STEPS_PER_EPOCH / RECIPE_K * round_s / 3600:.2f}"
+        reach = "not reached" if epochs is None else f"{epochs:.1f} ({epoch_source})"
+        print(f"| {w} | {tokens:.0f} | {reach} | {t_step:.3f} ({step_source}) | {overhead:.2f} | "
+              f"{100 * fit_share(RECIPE_K, t_step, overhead):.0f} % | {hours} |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--time-to-bleu":
+        time_to_bleu(float(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "target/bench-workers")
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "docs/images/averaging-cost-model.png"
     print("| model | link | W | round overhead before / after (s) | fit share at k = 10 before / after | k for 90 % before / after |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -6,6 +6,7 @@ the rows of earlier runs, as table_rows() reads them back), write() replaces it 
 import datetime
 import os
 import re
+import sys
 
 
 def _pattern(name):
@@ -66,3 +67,15 @@ def now():
 def spread(values):
     """(max - min) / min in per cent."""
     return 100 * (max(values) - min(values)) / min(values)
+
+
+def pyplot(script, benchmarks):
+    """matplotlib's pyplot drawing into files; exits naming the package when it is missing (the report, already
+    written to benchmarks, stands without its plot)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit(f"{script}: no plot (apt-get install -y python3-matplotlib); {benchmarks} written")
+    return plt

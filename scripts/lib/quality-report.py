@@ -56,12 +56,7 @@ for name, c in curves.items():
     md.append(f"- {name}: " + ", ".join(f"{e}: {t:.1f} min {b:.2f}" for t, b, e, _ in c))
 bench_section.write(benchmarks, "bench-quality", "\n".join(md))
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    sys.exit("quality-report: no plot (apt-get install -y python3-matplotlib); BENCHMARKS.md written")
+plt = bench_section.pyplot("quality-report", benchmarks)
 os.makedirs(os.path.dirname(plot), exist_ok=True)
 fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
 for name, c in curves.items():

@@ -80,12 +80,7 @@ def main(results, plot, benchmarks):
     md.append("![val500 BLEU by epoch against W](" + os.path.relpath(plot, os.path.dirname(os.path.abspath(benchmarks))) + ")")
     bench_section.write(benchmarks, "bench-workers", "\n".join(md))
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("workers-report: no plot (apt-get install -y python3-matplotlib); BENCHMARKS.md written")
+    plt = bench_section.pyplot("workers-report", benchmarks)
     os.makedirs(os.path.dirname(plot), exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     for name in names:
