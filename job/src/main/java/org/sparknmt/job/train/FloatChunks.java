@@ -1,6 +1,7 @@
 package org.sparknmt.job.train;
 
 import java.io.Serializable;
+import java.lang.ref.Reference;
 import org.bytedeco.javacpp.BytePointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -50,6 +51,9 @@ final class FloatChunks implements Serializable {
         part.data().asNio().limit(chunks[i].length).get(chunks[i]);
       }
     }
+    // the raw pointer does not keep the buffer alive: without this, a caller's temporary (an averaged
+    // slice) can be collected and its memory freed by ND4J's deallocator while the copy still reads it
+    Reference.reachabilityFence(flat);
     return new FloatChunks(chunks, length);
   }
 
@@ -84,13 +88,15 @@ final class FloatChunks implements Serializable {
       }
       start += floats;
     }
+    Reference.reachabilityFence(target);
   }
 
   /**
    * {@code array}'s own buffer, element i of its 'c' order at byte 4i, when it is not a view (the
    * network's flattened parameters and updater state, and new rows, are not): the bytes are copied
    * straight between the buffer and the chunks, without an intermediate array, which on a machine where
-   * a fresh page is dear cost more than the copy itself. null for a view or an 'f'-ordered array.
+   * a fresh page is dear cost more than the copy itself. null for a view or an 'f'-ordered array. The
+   * pointer holds no reference to the array: a caller keeps the array reachable while it uses it.
    */
   private static BytePointer direct(INDArray array) {
     return array.isView() || array.ordering() != 'c' ? null : new BytePointer(array.data().addressPointer());

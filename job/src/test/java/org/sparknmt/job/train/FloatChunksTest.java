@@ -2,8 +2,10 @@ package org.sparknmt.job.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -55,5 +57,39 @@ class FloatChunksTest {
     float[] expected = before.clone();
     System.arraycopy(before, 12, expected, 10, 7);
     assertArrayEquals(expected, wide.data().asFloat(), "the view's first 7 elements, and nothing around them");
+  }
+
+  /**
+   * An array handed straight in and referenced nowhere else (AverageSlice's averaged slice) must outlive
+   * the copy of its raw buffer while collections run: a collected array's memory is freed by ND4J's
+   * deallocator, and the copy then read freed memory (a SIGSEGV in an 8-worker run, or wrong values).
+   * The calls are compiled first, as in a long run, where the array's last use is the pointer's creation.
+   */
+  @Test
+  void aTemporaryArrayOutlivesTheCopyOfItsBuffer() throws InterruptedException {
+    for (int i = 0; i < 30_000; i++) {
+      FloatChunks.of(Nd4j.valueArrayOf(new long[] {1, 16}, i, DataType.FLOAT));
+    }
+    AtomicBoolean done = new AtomicBoolean();
+    Thread collector = new Thread(() -> {
+      while (!done.get()) {
+        System.gc();
+      }
+    });
+    collector.start();
+    try {
+      for (int i = 0; i < 200; i++) {
+        FloatChunks chunks = FloatChunks.of(Nd4j.valueArrayOf(new long[] {1, 4 << 20}, i, DataType.FLOAT));
+        float[] copied = chunks.row().data().asFloat();
+        int wrong = 0;
+        for (float value : copied) {
+          wrong += value == i ? 0 : 1;
+        }
+        assertTrue(wrong == 0, wrong + " of " + copied.length + " floats wrong in copy " + i);
+      }
+    } finally {
+      done.set(true);
+      collector.join();
+    }
   }
 }
