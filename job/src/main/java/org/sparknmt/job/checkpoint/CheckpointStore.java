@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -50,13 +52,14 @@ public final class CheckpointStore {
   /** Its temporary folders and probes carry its id, so that {@link #prune} removes only this store's own. */
   private final CheckpointWriter writer;
   /**
-   * The {@code step-N} folders this store found damaged, or unreadable while a newer intact one existed,
-   * by name: damage does not heal, and reading a file whose block has no live replica waits for HDFS's
-   * block retries (about 20 s) each time, so each is read once and skipped without reading from then on,
-   * while the folder listed under that name keeps its modification time (a rewrite, by this store or
-   * another writer, makes a new folder and so reads it again).
+   * What this store found in each {@code step-N} folder (intact with its state, damaged, or unreadable),
+   * by name and {@link #fingerprint}: a checkpoint of a Transformer-base model is about 2.3 GB, and a file
+   * whose block has no live replica costs HDFS's block retries (about 20 s) at every read, so each folder
+   * is read once, when this store first lists it or when it wrote it, and not again at every prune. A
+   * folder whose files change (a rewrite, by this store or another writer) gets a new fingerprint and is
+   * read again.
    */
-  private final Map<String, Folder> skipped = new HashMap<>();
+  private final Map<String, Folder> known = new HashMap<>();
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -101,11 +104,20 @@ public final class CheckpointStore {
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
   public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
+    Path written;
     try {
-      return writer.write(name, state, model, outer);
+      written = writer.write(name, state, model, outer);
     } catch (IOException e) {
       throw StorageFailures.failure("writing checkpoint " + new Path(root, name) + " failed", e);
     }
+    Matcher matcher = NAME.matcher(name);
+    if (matcher.matches()) {
+      // its checksums were taken from the bytes as they were written, and the file system's own checksums
+      // (HDFS's per-chunk CRCs, the local .crc files) guard them on the way: reading them back would cost a
+      // checkpoint's size at every checkpoint step
+      known.put(key(written), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
+    }
+    return written;
   }
 
   /**
@@ -142,12 +154,13 @@ public final class CheckpointStore {
     List<Checkpoint> found = new ArrayList<>();
     for (Folder folder : folders) {
       if (folder.unreadable() != null && found.isEmpty()) {
+        // the error may be the file system's, not the checkpoint's: the next listing reads it again
+        known.values().remove(folder);
         throw new IOException("cannot read checkpoint " + folder.path() + ": " + folder.unreadable().getMessage(),
             folder.unreadable());
       }
       if (folder.problem() != null) {
         LOG.warn("skipping checkpoint {}: {}", folder.path(), folder.problem());
-        skipped.put(folder.path().getName() + "@" + folder.modified(), folder);
         continue;
       }
       found.add(new Checkpoint(folder.path(), folder.step(), folder.state()));
@@ -171,38 +184,70 @@ public final class CheckpointStore {
    * A {@code step-N} folder as found: its state when it is intact, else the problem; {@code unreadable}
    * is the I/O error that made it one, null where the problem is damage.
    */
-  private record Folder(Path path, long step, long modified, TrainingState state, String problem,
-      IOException unreadable) {}
+  private record Folder(Path path, long step, TrainingState state, String problem, IOException unreadable) {}
 
+  /**
+   * Every {@code step-N} folder, each read and verified only when this store has not seen it with the same
+   * files before; forgets the folders that are gone.
+   */
   private List<Folder> verifyAll() throws IOException {
     List<Folder> folders = new ArrayList<>();
     if (!fs.exists(root)) {
+      known.clear();
       return folders;
     }
+    Map<String, Folder> seen = new HashMap<>();
     for (FileStatus status : fs.listStatus(root)) {
       Matcher matcher = NAME.matcher(status.getPath().getName());
       if (status.isDirectory() && matcher.matches()) {
-        Folder known = skipped.get(status.getPath().getName() + "@" + status.getModificationTime());
-        folders.add(known != null ? known
-            : inspect(status.getPath(), Long.parseLong(matcher.group(1)), status.getModificationTime()));
+        String key = key(status.getPath());
+        Folder folder = known.get(key);
+        if (folder == null) {
+          folder = inspect(status.getPath(), Long.parseLong(matcher.group(1)));
+        }
+        seen.put(key, folder);
+        folders.add(folder);
       }
     }
+    known.keySet().retainAll(seen.keySet());
+    known.putAll(seen);
     return folders;
   }
 
-  private Folder inspect(Path path, long step, long modified) {
+  /**
+   * A folder's name and the name, length and modification time of each file in it: one listing, no bytes
+   * read. A file replaced, damaged by a rewrite, removed or added changes it; a folder that cannot be listed
+   * gets a key of its own each time, so it is inspected (and its error reported) again.
+   */
+  private String key(Path folder) throws IOException {
+    StringBuilder key = new StringBuilder(folder.getName());
+    FileStatus[] files;
+    try {
+      files = fs.listStatus(folder);
+    } catch (IOException e) {
+      return key.append("@unlisted-").append(UUID.randomUUID()).toString();
+    }
+    Arrays.sort(files, Comparator.comparing(f -> f.getPath().getName()));
+    for (FileStatus file : files) {
+      key.append('/').append(file.getPath().getName()).append(file.isDirectory() ? ":dir:" : ":")
+          .append(file.getLen()).append(':').append(file.getModificationTime());
+    }
+    return key.toString();
+  }
+
+  private Folder inspect(Path path, long step) {
     try {
       Optional<String> problem = verify(path);
       if (problem.isPresent()) {
-        return new Folder(path, step, modified, null, problem.get(), null);
+        return new Folder(path, step, null, problem.get(), null);
       }
       try {
-        return new Folder(path, step, modified, readState(path), null, null);
+        return new Folder(path, step, readState(path), null, null);
       } catch (JsonProcessingException e) {
-        return new Folder(path, step, modified, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
+        return new Folder(path, step, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
       }
     } catch (IOException e) {
-      return new Folder(path, step, modified, null, "unreadable: " + e.getMessage(), e);
+      return new Folder(path, step, null, "unreadable: " + e.getMessage(), e);
     }
   }
 
