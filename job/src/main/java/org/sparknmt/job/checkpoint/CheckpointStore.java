@@ -18,12 +18,14 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.job.io.ConditionalWrites;
 import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.job.run.RunMetric;
 
@@ -34,7 +36,10 @@ import org.sparknmt.job.run.RunMetric;
  * parameters, updater state), {@code state.json} and {@code checksums.json} (SHA-256 of the other
  * two). It is written under a temporary name and renamed when complete, so a folder with the final
  * name is whole unless its bytes were damaged afterwards, which the checksums catch: a checkpoint
- * whose files do not match is skipped with a warning and never loaded.
+ * whose files do not match is skipped with a warning and never loaded. On an object store with
+ * conditional writes the folder keeps its unique name and {@code step-NNNNNNNN} is a pointer to it,
+ * published by one conditional write ({@link CheckpointWriter}); {@link Checkpoint#path} is then the
+ * pointer, which this store's reads follow.
  */
 public final class CheckpointStore {
   public static final String MODEL = "model.zip";
@@ -60,6 +65,8 @@ public final class CheckpointStore {
    * read again.
    */
   private final Map<String, Folder> known = new HashMap<>();
+  /** The folder each pointer names, by the pointer's name and ETag: a pointer is read once per version. */
+  private final Map<String, Path> pointerTargets = new HashMap<>();
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -79,7 +86,7 @@ public final class CheckpointStore {
     this.root = new Path(runUri, "checkpoints");
     this.fs = root.getFileSystem(hadoop);
     this.hadoop = hadoop;
-    this.writer = new CheckpointWriter(fs, root, pause);
+    this.writer = new CheckpointWriter(fs, root, pause, ConditionalWrites.available(fs, root));
   }
 
   public Path root() {
@@ -115,7 +122,7 @@ public final class CheckpointStore {
       // its checksums were taken from the bytes as they were written, and the file system's own checksums
       // (HDFS's per-chunk CRCs, the local .crc files) guard them on the way: reading them back would cost a
       // checkpoint's size at every checkpoint step
-      known.put(key(written), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
+      known.put(key(fs.getFileStatus(written)), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
     }
     return written;
   }
@@ -199,8 +206,8 @@ public final class CheckpointStore {
     Map<String, Folder> seen = new HashMap<>();
     for (FileStatus status : fs.listStatus(root)) {
       Matcher matcher = NAME.matcher(status.getPath().getName());
-      if (status.isDirectory() && matcher.matches()) {
-        String key = key(status.getPath());
+      if ((status.isDirectory() || writer.pointers()) && matcher.matches()) {
+        String key = key(status);
         Folder folder = known.get(key);
         if (folder == null) {
           folder = inspect(status.getPath(), Long.parseLong(matcher.group(1)));
@@ -215,12 +222,26 @@ public final class CheckpointStore {
   }
 
   /**
-   * A folder's name and the name, length and modification time of each file in it: one listing, no bytes
-   * read. A file replaced, damaged by a rewrite, removed or added changes it; a folder that cannot be listed
-   * gets a key of its own each time, so it is inspected (and its error reported) again.
+   * A checkpoint's name and the name, length and modification time of each file in its folder: one
+   * listing, no bytes read (and, for a checkpoint published by a pointer, the pointer's ETag, which a
+   * replacement changes, and the folder it names, read once per ETag). A file replaced, damaged by a
+   * rewrite, removed or added changes it; a folder that cannot be listed gets a key of its own each time,
+   * so it is inspected (and its error reported) again.
    */
-  private String key(Path folder) throws IOException {
+  private String key(FileStatus entry) throws IOException {
+    Path folder = entry.getPath();
     StringBuilder key = new StringBuilder(folder.getName());
+    if (entry.isFile()) {
+      String etag = entry instanceof EtagSource source ? source.getEtag() : null;
+      String pointer = folder.getName() + "@" + (etag != null ? etag : entry.getLen() + ":" + entry.getModificationTime());
+      try {
+        folder = pointerTargets.containsKey(pointer) ? pointerTargets.get(pointer) : writer.folderOf(folder);
+      } catch (IOException e) {
+        return key.append("@unreadable-").append(UUID.randomUUID()).toString();
+      }
+      pointerTargets.put(pointer, folder);
+      key.append("@").append(pointer).append("->").append(folder.getName());
+    }
     FileStatus[] files;
     try {
       files = fs.listStatus(folder);
@@ -289,24 +310,35 @@ public final class CheckpointStore {
    * reject, an unparsable {@code checksums.json}) is a reason; other I/O errors are thrown.
    */
   public Optional<String> verify(Path folder) throws IOException {
-    return CheckpointChecksums.verify(folder, hadoop);
+    return CheckpointChecksums.verify(files(folder), hadoop);
   }
 
   /** Reads {@code state.json} of a checkpoint folder. */
   public TrainingState readState(Path folder) throws IOException {
-    try (InputStream in = folder.getFileSystem(hadoop).open(new Path(folder, STATE))) {
+    try (InputStream in = folder.getFileSystem(hadoop).open(new Path(files(folder), STATE))) {
       return JSON.readValue(in, TrainingState.class);
     }
   }
 
   /** Opens {@code model.zip} of a verified checkpoint. */
   public InputStream openModel(Checkpoint checkpoint) throws IOException {
-    return checkpoint.path().getFileSystem(hadoop).open(new Path(checkpoint.path(), MODEL));
+    return checkpoint.path().getFileSystem(hadoop).open(new Path(files(checkpoint.path()), MODEL));
+  }
+
+  /**
+   * The folder holding the files of the checkpoint at {@code path}: the one its pointer names where
+   * checkpoints are published by pointers ({@link CheckpointWriter}), else the path itself.
+   */
+  private Path files(Path path) throws IOException {
+    java.net.URI store = fs.getUri();
+    java.net.URI uri = path.makeQualified(store, fs.getWorkingDirectory()).toUri();
+    boolean here = store.getScheme().equals(uri.getScheme()) && java.util.Objects.equals(store.getAuthority(), uri.getAuthority());
+    return here ? writer.folderOf(path) : path;
   }
 
   /** Opens the outer optimizer's state of a verified checkpoint, if it has one. */
   public Optional<InputStream> openOuter(Checkpoint checkpoint) throws IOException {
-    Path file = new Path(checkpoint.path(), OUTER);
+    Path file = new Path(files(checkpoint.path()), OUTER);
     FileSystem checkpointFs = file.getFileSystem(hadoop);
     return checkpointFs.exists(file) ? Optional.of(checkpointFs.open(file)) : Optional.empty();
   }
@@ -364,7 +396,7 @@ public final class CheckpointStore {
    */
   private void delete(Path old) {
     try {
-      if (!fs.delete(old, true)) {
+      if (!writer.remove(old)) {
         LOG.warn("could not delete old checkpoint {}; it stays", old);
       }
     } catch (IOException e) {

@@ -18,9 +18,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -30,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.files.DurableFiles;
+import org.sparknmt.job.io.ConditionalWrites;
 import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.job.io.WriterProcess;
 
@@ -41,7 +40,7 @@ import org.sparknmt.job.io.WriterProcess;
  * releases when the holder's process ends, however it ends. On an object store the lock is one
  * conditional write, which the store refuses where the object exists (S3A with
  * {@code fs.s3a.create.conditional.enabled}: If-None-Match: *); a store whose client offers no such write
- * (the capability {@link #CONDITIONAL_CREATE}) is refused, naming the scheme and the setting. The file
+ * ({@link ConditionalWrites#available}) is refused, naming the scheme and the setting. The file
  * holds who took it (host, pid, start time, command), which a second writer's error names.
  *
  * <p>A holder that died leaves the file behind. Locally its OS lock is gone with it: the next writer
@@ -57,13 +56,6 @@ import org.sparknmt.job.io.WriterProcess;
  */
 public final class RunLock implements AutoCloseable {
   public static final String FILE = ".lock";
-  /**
-   * The builder option and path capability of a create that the store itself refuses where the object
-   * exists (S3A: If-None-Match: *, HADOOP-19256).
-   */
-  static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
-  /** The builder option of an overwrite that the store refuses unless the object still has this ETag (If-Match). */
-  private static final String CONDITIONAL_ETAG = "fs.option.create.conditional.overwrite.etag";
   private static final String S3A_CONDITIONAL_CREATE = "fs.s3a.create.conditional.enabled";
   private static final Logger LOG = LoggerFactory.getLogger(RunLock.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -137,7 +129,7 @@ public final class RunLock implements AutoCloseable {
       throws IOException {
     Path file = new Path(runUri, FILE);
     FileSystem fs = file.getFileSystem(hadoop);
-    if (objectStore(fs) && !fs.hasPathCapability(file, CONDITIONAL_CREATE)) {
+    if (objectStore(fs) && !ConditionalWrites.available(fs, file)) {
       throw new UsageException(noConditionalCreate(runUri, fs.getUri().getScheme()));
     }
     fs.mkdirs(file.getParent());
@@ -166,11 +158,11 @@ public final class RunLock implements AutoCloseable {
         who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
       }
     } else if (other.isPresent() && objectStore(fs) && other.get().provablyGone()) {
-      Optional<String> etag = etag(fs, file);
+      Optional<String> etag = ConditionalWrites.etag(fs, file);
       if (etag.isPresent()) {
         LOG.warn("taking over the stale lock {} of {}: its process has ended", file, who);
         try {
-          return createObject(fs, file, me, false, true, CONDITIONAL_ETAG, etag.get());
+          return createObject(fs, file, me, false, () -> ConditionalWrites.replace(fs, file, etag.get()));
         } catch (LockFileExists e) {
           // another taker replaced the stale lock first: its ETag no longer matched
           refusal = e;
@@ -291,7 +283,7 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
-  /** Neither HDFS nor a local file system: the lock is a conditional write ({@link #CONDITIONAL_CREATE}). */
+  /** Neither HDFS nor a local file system: the lock is a conditional write ({@link ConditionalWrites}). */
   private static boolean objectStore(FileSystem fs) {
     return !(fs instanceof DistributedFileSystem) && DurableFiles.localFileSystem(fs) == null;
   }
@@ -303,7 +295,7 @@ public final class RunLock implements AutoCloseable {
             + "with hadoop-aws 3.5 or later on the classpath"
         : "prepare, train and average write a run on HDFS, a local (or NFS) file system, or s3a:// with "
             + S3A_CONDITIONAL_CREATE + "=true; copy the run there (translate and evaluate read it from anywhere)";
-    return "--run " + runUri + ": " + scheme + ":// offers no conditional create (" + CONDITIONAL_CREATE + "), so the "
+    return "--run " + runUri + ": " + scheme + ":// offers no conditional create (" + ConditionalWrites.CREATE + "), so the "
         + "run lock (RUN/.lock) would not keep a second writer out: " + fix;
   }
 
@@ -316,7 +308,7 @@ public final class RunLock implements AutoCloseable {
 
   private static RunLock create(FileSystem fs, Path file, Holder me, boolean broken, Path aside) throws IOException {
     if (objectStore(fs)) {
-      return createObject(fs, file, me, broken, false, CONDITIONAL_CREATE, "true");
+      return createObject(fs, file, me, broken, () -> ConditionalWrites.create(fs, file));
     }
     OutputStream stream;
     try {
@@ -345,16 +337,14 @@ public final class RunLock implements AutoCloseable {
 
   /**
    * The lock as one conditional write: the object appears, holder and all, at {@code close()} only if the
-   * {@code condition} still holds then (If-None-Match: * for a new lock, If-Match with the stale
+   * condition of {@code write} still holds then (If-None-Match: * for a new lock, If-Match with the stale
    * lock's ETag for a takeover); the store refuses every other writer with 412, whatever they checked before.
    */
-  private static RunLock createObject(FileSystem fs, Path file, Holder me, boolean broken, boolean overwrite,
-      String condition, String value) throws IOException {
+  private static RunLock createObject(FileSystem fs, Path file, Holder me, boolean broken, ConditionalStream write)
+      throws IOException {
     FSDataOutputStream stream;
     try {
-      FSDataOutputStreamBuilder<FSDataOutputStream, ?> builder = fs.createFile(file).overwrite(overwrite);
-      builder.must(condition, value);
-      stream = builder.build();
+      stream = write.open();
     } catch (IOException e) {
       if (fs.exists(file)) {
         throw new LockFileExists(e);
@@ -372,6 +362,12 @@ public final class RunLock implements AutoCloseable {
       throw StorageFailures.failure("cannot take the run lock " + file, e);
     }
     return new RunLock(fs, file, me, stream, broken, null);
+  }
+
+  /** Opens a {@link ConditionalWrites} stream. */
+  @FunctionalInterface
+  private interface ConditionalStream {
+    FSDataOutputStream open() throws IOException;
   }
 
   /** Closes and deletes a lock file this process created but could not write; the write's error is what counts. */
@@ -429,16 +425,6 @@ public final class RunLock implements AutoCloseable {
       }
       return Optional.of(JSON.readValue(bytes.array(), 0, bytes.position(), Holder.class));
     } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The object's ETag, which a conditional overwrite names so that only one taker replaces a stale lock. */
-  private static Optional<String> etag(FileSystem fs, Path file) throws IOException {
-    try {
-      return fs.getFileStatus(file) instanceof EtagSource source && source.getEtag() != null
-          ? Optional.of(source.getEtag()) : Optional.empty();
-    } catch (FileNotFoundException e) {
       return Optional.empty();
     }
   }

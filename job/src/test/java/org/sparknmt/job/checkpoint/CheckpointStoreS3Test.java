@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -15,15 +17,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.job.S3Server;
 
 /**
- * The checkpoint store on s3a:// against a real S3-compatible server. S3A renames a folder by copying
- * each object and deleting the originals, so a driver killed while a checkpoint is published can leave a
- * {@code step-N} folder with only some of its files: its checksums say so, and it is skipped, never loaded.
+ * The checkpoint store on s3a:// against a real S3-compatible server. S3A renames a folder by copying each
+ * object and deleting the originals, so there a checkpoint keeps the unique name it was written under and
+ * is published by one conditional write of the pointer {@code step-N}: a reader sees the whole checkpoint
+ * or none.
  */
 class CheckpointStoreS3Test {
   @RegisterExtension static final S3Server S3 = new S3Server();
 
   @Test
-  void checkpointsAreWrittenListedPrunedAndResolvedOnS3a() throws IOException {
+  void checkpointsArePublishedByPointersListedPrunedAndResolved() throws IOException {
     CheckpointStore store = new CheckpointStore(S3.uri("store-run"), S3.hadoop());
     store.checkWritable(1 << 20);
     for (long step = 10; step <= 40; step += 10) {
@@ -34,28 +37,42 @@ class CheckpointStoreS3Test {
     assertEquals(40, store.resolve("best").step());
     CheckpointStore reader = new CheckpointStore(S3.uri("store-run"), S3.hadoop());
     assertEquals(List.of(30L, 40L), steps(reader), "a store of its own reads what the writer left");
-    assertEquals("model 40", new String(reader.openModel(reader.resolve("latest")).readAllBytes(), StandardCharsets.UTF_8));
-    FileSystem fs = new Path(S3.uri("store-run")).getFileSystem(S3.hadoop());
-    for (var status : fs.listStatus(store.root())) {
-      assertFalse(status.getPath().getName().startsWith("."), "left behind: " + status.getPath());
-    }
+    assertEquals("model 40", model(reader, "latest"));
+    // what is left: the two pointers and the two folders they name, nothing of the pruned ones
+    FileSystem fs = store.root().getFileSystem(S3.hadoop());
+    List<String> entries = Arrays.stream(fs.listStatus(store.root())).map(f -> f.getPath().getName()).sorted().toList();
+    assertEquals(4, entries.size(), entries.toString());
+    assertTrue(entries.get(0).startsWith(".step-00000030.v-") && entries.get(1).startsWith(".step-00000040.v-")
+        && entries.get(2).equals("step-00000030") && entries.get(3).equals("step-00000040"), entries.toString());
   }
 
   @Test
-  void aFolderAnInterruptedRenameLeftHalfCopiedIsSkippedNotLoaded() throws IOException {
-    CheckpointStore store = new CheckpointStore(S3.uri("half-run"), S3.hadoop());
+  void aWriteKilledBeforeItsPointerIsInvisibleAndRemovedByTheNextLockHolder() throws IOException {
+    CheckpointStore store = new CheckpointStore(S3.uri("killed-run"), S3.hadoop());
     store.save(CheckpointStoreTest.state(10, 1.0), model("a"), null);
     store.save(CheckpointStoreTest.state(20, 2.0), model("b"), null);
     FileSystem fs = store.root().getFileSystem(S3.hadoop());
-    // what a killed rename of step 30 leaves: its state and checksums copied, its model not yet
-    Path half = new Path(store.root(), CheckpointStore.name(30));
-    for (String file : new String[] {CheckpointStore.STATE, CheckpointStore.CHECKSUMS}) {
-      FileUtil.copy(fs, new Path(store.root(), CheckpointStore.name(20) + "/" + file), fs, new Path(half, file), false,
-          S3.hadoop());
+    // what a driver killed inside the write of step 30 leaves: its complete folder, no pointer
+    Path written = fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000020.v-"))[0].getPath();
+    Path killed = new Path(store.root(), ".step-00000030.v-killed-writer-0");
+    FileUtil.copy(fs, written, fs, killed, false, S3.hadoop());
+    CheckpointStore rerun = new CheckpointStore(S3.uri("killed-run"), S3.hadoop());
+    assertEquals(List.of(10L, 20L), steps(rerun));
+    assertTrue(rerun.damaged().isEmpty(), rerun.damaged().toString());
+    rerun.removeLeftovers();
+    assertFalse(fs.exists(killed), "the unpublished folder of the killed writer stayed");
+    assertEquals(List.of(10L, 20L), steps(rerun), "removing leftovers touched a published checkpoint");
+
+    // the rerun reaches step 20 again: the pointer is replaced on its ETag and the folder it named deleted
+    rerun.save(CheckpointStoreTest.state(20, 2.0), model("b again"), null);
+    assertEquals("b again", model(new CheckpointStore(S3.uri("killed-run"), S3.hadoop()), "20"));
+    assertFalse(fs.exists(written), "the replaced checkpoint's folder stayed");
+  }
+
+  private static String model(CheckpointStore store, String spec) throws IOException {
+    try (InputStream in = store.openModel(store.resolve(spec))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    CheckpointStore rerun = new CheckpointStore(S3.uri("half-run"), S3.hadoop());
-    assertEquals(20, rerun.latest().orElseThrow().step());
-    assertTrue(rerun.damaged().get(CheckpointStore.name(30)).contains("model.zip is missing"), rerun.damaged().toString());
   }
 
   private static List<Long> steps(CheckpointStore store) throws IOException {

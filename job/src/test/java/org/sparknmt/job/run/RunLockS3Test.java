@@ -51,7 +51,7 @@ class RunLockS3Test {
     Path file = new Path(S3.uri("late-run"), RunLock.FILE);
     FileSystem fs = file.getFileSystem(S3.hadoop());
     FSDataOutputStreamBuilder<FSDataOutputStream, ?> builder = fs.createFile(file).overwrite(false);
-    builder.must(RunLock.CONDITIONAL_CREATE, true);
+    builder.must(org.sparknmt.job.io.ConditionalWrites.CREATE, true);
     FSDataOutputStream late = builder.build();
     late.write("late".getBytes());
     try (RunLock lock = RunLock.acquire(S3.uri("late-run"), "train", false, S3.hadoop())) {
@@ -109,7 +109,6 @@ class RunLockS3Test {
   void aMissingBucketIsOneLineNamingTheRun() {
     IOException missing = assertThrows(IOException.class,
         () -> RunLock.acquire("s3a://no-such-bucket/run", "train", false, S3.hadoop()));
-    System.out.println("missing bucket: " + missing.getMessage());
     assertOneLine(missing, "s3a://no-such-bucket/run");
   }
 
