@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Assumptions;
@@ -30,9 +32,18 @@ import org.sparknmt.testkit.ChildJvm;
 public final class S3Server implements BeforeAllCallback, AfterAllCallback {
   public static final String BUCKET = "runs";
   private static final Duration START = Duration.ofSeconds(90);
+  private final int port;
   private Process process;
   private Path log;
-  private int port;
+
+  /** Picks the server's port now, so that a Spark context registered after it can be given its settings. */
+  public S3Server() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("no free port for S3Mock", e);
+    }
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
@@ -42,9 +53,6 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback {
         .orElseThrow(() -> new IllegalStateException("S3Mock's exec jar is not on the test classpath"));
     Path dir = BuildDirs.fresh("s3-" + context.getRequiredTestClass().getSimpleName());
     log = dir.resolve("s3mock.log");
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
     process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-XX:TieredStopAtLevel=1", "-jar", jar, "--server.port=0", "--server.address=127.0.0.1",
         "--com.adobe.testing.s3mock.httpPort=" + port,
@@ -98,18 +106,31 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback {
    */
   public Configuration hadoop() {
     Configuration conf = new Configuration();
-    conf.set("fs.s3a.endpoint", endpoint());
-    conf.set("fs.s3a.endpoint.region", "us-east-1");
-    conf.setBoolean("fs.s3a.path.style.access", true);
-    conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
-    conf.set("fs.s3a.access.key", "sparknmt");
-    conf.set("fs.s3a.secret.key", "sparknmt-secret");
-    conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    conf.setInt("fs.s3a.attempts.maximum", 1);
-    conf.setInt("fs.s3a.retry.limit", 1);
-    conf.set("fs.s3a.retry.interval", "10ms");
+    settings().forEach(conf::set);
     conf.setBoolean("fs.s3a.impl.disable.cache", true);
     return conf;
+  }
+
+  /** The same settings for a Spark context's drivers and executors ({@code spark.hadoop.*}). */
+  public Map<String, String> sparkSettings() {
+    Map<String, String> spark = new LinkedHashMap<>();
+    settings().forEach((key, value) -> spark.put("spark.hadoop." + key, value));
+    return spark;
+  }
+
+  private Map<String, String> settings() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("fs.s3a.endpoint", endpoint());
+    settings.put("fs.s3a.endpoint.region", "us-east-1");
+    settings.put("fs.s3a.path.style.access", "true");
+    settings.put("fs.s3a.connection.ssl.enabled", "false");
+    settings.put("fs.s3a.access.key", "sparknmt");
+    settings.put("fs.s3a.secret.key", "sparknmt-secret");
+    settings.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    settings.put("fs.s3a.attempts.maximum", "1");
+    settings.put("fs.s3a.retry.limit", "1");
+    settings.put("fs.s3a.retry.interval", "10ms");
+    return settings;
   }
 
   private static boolean s3aHasConditionalCreate() {
