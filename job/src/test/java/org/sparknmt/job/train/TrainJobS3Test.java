@@ -29,14 +29,18 @@ import org.sparknmt.job.TinyRun;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.checkpoint.CheckpointWritePause;
 import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.job.evaluate.EvaluateJob;
+import org.sparknmt.job.metrics.Evaluation;
+import org.sparknmt.job.translate.TranslateJob;
+import org.sparknmt.job.translate.TranslationModel;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.testkit.SparkCluster;
 
 /**
- * prepare and train with the run on s3a:// (a real S3-compatible server) and Spark local-cluster: the data
+ * prepare, train, translate and evaluate with the run on s3a:// (a real S3-compatible server) and Spark local-cluster: the data
  * is prepared there, checkpoints are published there by pointers, and a run stopped inside the write of
  * its checkpoint 8 (files complete, pointer not written) and resumed ends bit-identical to one trained to
- * step 12 straight.
+ * step 12 straight; its model then translates a file on s3a:// into s3a://, which is evaluated there.
  */
 @Tag("slow")
 class TrainJobS3Test {
@@ -61,7 +65,7 @@ class TrainJobS3Test {
   }
 
   @Test
-  void aRunKilledInsideACheckpointWriteOnS3aResumesBitIdenticalToAStraightOne() throws Exception {
+  void aRunKilledInsideACheckpointWriteOnS3aResumesBitIdenticallyAndTranslatesAndEvaluatesThere() throws Exception {
     String straight = copyOfPrepared("straight");
     String resumed = copyOfPrepared("resumed");
     new TrainJob(SPARK.sc(), straight, MODEL, train(12), "test").run(TrainJob.Start.RESUME_OR_FRESH);
@@ -76,6 +80,18 @@ class TrainJobS3Test {
     List<String> entries = Arrays.stream(fs.listStatus(new Path(resumed, "checkpoints")))
         .map(f -> f.getPath().getName()).toList();
     assertTrue(entries.stream().noneMatch(name -> name.contains(".tmp-")), entries.toString());
+
+    // translate the validation source from s3a:// into s3a://, and evaluate it there
+    String hypotheses = S3.uri("out/valid.de");
+    TranslateJob.Result translated = TranslateJob.run(SPARK.sc(), TranslationModel.load(resumed, "latest",
+        SPARK.sc().hadoopConfiguration()), TinyRun.search("translate.beam=2", "translate.max_len_a=0",
+        "translate.max_len_b=6", "translate.batch_size=8"), S3.uri("corpus/valid.en"), hypotheses, false);
+    assertEquals(CheckpointStore.name(12), translated.checkpoint());
+    assertEquals(40, TinyRun.read(hypotheses, SPARK.sc().hadoopConfiguration()).size());
+    Evaluation evaluation = EvaluateJob.run(SPARK.sc(), hypotheses, S3.uri("corpus/valid.de"));
+    assertEquals(40, evaluation.lines());
+    assertTrue(Double.isFinite(evaluation.bleu().score()) && Double.isFinite(evaluation.chrf().score()),
+        evaluation.jsonLine());
   }
 
   /**
