@@ -44,6 +44,12 @@ class CheckpointStoreS3Test {
     assertEquals(4, entries.size(), entries.toString());
     assertTrue(entries.get(0).startsWith(".step-00000030.v-") && entries.get(1).startsWith(".step-00000040.v-")
         && entries.get(2).equals("step-00000030") && entries.get(3).equals("step-00000040"), entries.toString());
+
+    // an averaged checkpoint (sparknmt average) is published the same way, and named, not listed
+    reader.save("avg-last-2-step-00000040", CheckpointStoreTest.state(40, null), model("averaged"), null);
+    assertEquals("averaged", model(reader, "avg-last-2-step-00000040"));
+    assertEquals(List.of(30L, 40L), steps(reader));
+    assertTrue(fs.getFileStatus(new Path(store.root(), "avg-last-2-step-00000040")).isFile(), "not a pointer");
   }
 
   @Test
