@@ -101,7 +101,7 @@ final class CheckpointWriter {
     if (existing == null) {
       out = ConditionalWrites.create(fs, pointer);
     } else if (existing.isDirectory()) {
-      // a checkpoint that an earlier build renamed into place: nothing to make conditional on
+      // a checkpoint folder renamed into place elsewhere (a run copied from HDFS): nothing to make conditional on
       fs.delete(pointer, true);
       out = ConditionalWrites.create(fs, pointer);
     } else {

@@ -73,6 +73,16 @@ class CheckpointStoreS3Test {
     rerun.save(CheckpointStoreTest.state(20, 2.0), model("b again"), null);
     assertEquals("b again", model(new CheckpointStore(S3.uri("killed-run"), S3.hadoop()), "20"));
     assertFalse(fs.exists(written), "the replaced checkpoint's folder stayed");
+
+    // a run copied from HDFS brings step-N folders: they are read, and replaced by a pointer when rewritten
+    Path copied = new Path(store.root(), CheckpointStore.name(30));
+    Path step20 = fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000020.v-"))[0].getPath();
+    FileUtil.copy(fs, step20, fs, copied, false, S3.hadoop());
+    CheckpointStore copy = new CheckpointStore(S3.uri("killed-run"), S3.hadoop());
+    assertEquals(List.of(10L, 20L, 30L), steps(copy));
+    copy.save(CheckpointStoreTest.state(30, 3.0), model("c"), null);
+    assertTrue(fs.getFileStatus(copied).isFile(), "the copied folder was not replaced by a pointer");
+    assertEquals("c", model(new CheckpointStore(S3.uri("killed-run"), S3.hadoop()), "30"));
   }
 
   private static String model(CheckpointStore store, String spec) throws IOException {
