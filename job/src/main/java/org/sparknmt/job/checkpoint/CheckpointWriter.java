@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -48,6 +49,8 @@ final class CheckpointWriter {
    * file by file, with conditional writes ({@link ConditionalWrites}).
    */
   private final boolean pointers;
+  /** This writer's folders whose pointer was not written (a failed write, retried): its prune removes them. */
+  private final Set<Path> unpublished = new HashSet<>();
 
   CheckpointWriter(FileSystem fs, Path root, CheckpointWritePause pause, boolean pointers) {
     this.fs = fs;
@@ -65,6 +68,9 @@ final class CheckpointWriter {
       throws IOException {
     Path target = new Path(root, name);
     Path temporary = pointers ? version(name) : temporary(name);
+    if (pointers) {
+      unpublished.add(temporary);
+    }
     fs.mkdirs(temporary);
     Map<String, String> checksums = new LinkedHashMap<>();
     checksums.put(CheckpointStore.MODEL, write(new Path(temporary, CheckpointStore.MODEL), model));
@@ -116,6 +122,7 @@ final class CheckpointWriter {
       throw new IOException("publishing " + pointer + " failed (did another writer publish it meanwhile?): "
           + e.getMessage(), e);
     }
+    unpublished.remove(folder);
     if (replaced != null && !replaced.equals(folder)) {
       fs.delete(replaced, true);
     }
@@ -167,6 +174,21 @@ final class CheckpointWriter {
 
   /** Removes the temporary folders and probes of this writer's interrupted writes. */
   void removeOwnLeftovers() throws IOException {
+    for (Path folder : List.copyOf(unpublished)) {
+      // a pointer write the store took whose answer was lost names the folder all the same
+      String name = folder.getName().substring(1, folder.getName().indexOf(VERSION));
+      Path pointer = new Path(root, name);
+      boolean named;
+      try {
+        named = fs.getFileStatus(pointer).isFile() && target(pointer).equals(folder.getName());
+      } catch (FileNotFoundException e) {
+        named = false;
+      }
+      if (!named) {
+        fs.delete(folder, true);
+      }
+      unpublished.remove(folder);
+    }
     removeTemporaries(id + "-");
   }
 
@@ -192,13 +214,16 @@ final class CheckpointWriter {
     return HexFormat.of().formatHex(digest.digest());
   }
 
-  /** Also the folders of checkpoints that no pointer names: a write killed before it was published. */
+  /**
+   * With every writer's ({@code writerPrefix} empty), also the folders that no pointer names: writes killed
+   * before they were published, which reads every pointer once. This writer's own are known without reading.
+   */
   private void removeTemporaries(String writerPrefix) throws IOException {
     FileStatus[] all = fs.listStatus(root);
     Set<String> published = null;
     for (FileStatus status : all) {
       String name = status.getPath().getName();
-      boolean version = name.contains(VERSION + writerPrefix);
+      boolean version = writerPrefix.isEmpty() && name.contains(VERSION);
       boolean matches = version || name.contains(".tmp-" + writerPrefix) || name.startsWith(".write-probe-" + writerPrefix);
       if (name.startsWith(".") && matches) {
         if (version) {

@@ -2,6 +2,7 @@ package org.sparknmt.job.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -73,6 +74,16 @@ class CheckpointStoreS3Test {
     rerun.save(CheckpointStoreTest.state(20, 2.0), model("b again"), null);
     assertEquals("b again", model(new CheckpointStore(S3.uri("killed-run"), S3.hadoop()), "20"));
     assertFalse(fs.exists(written), "the replaced checkpoint's folder stayed");
+
+    // a write that failed before its pointer (retried by training): the writer's next prune removes its folder,
+    // knowing it without reading any pointer
+    assertThrows(IOException.class, () -> rerun.save(CheckpointStoreTest.state(40, 4.0), out -> {
+      out.write(1);
+      throw new IOException("the store went away");
+    }, null));
+    assertEquals(1, fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000040.v-")).length);
+    rerun.prune(10);
+    assertEquals(0, fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000040.v-")).length);
 
     // a run copied from HDFS brings step-N folders: they are read, and replaced by a pointer when rewritten
     Path copied = new Path(store.root(), CheckpointStore.name(30));
