@@ -122,7 +122,11 @@ public final class CheckpointStore {
       // its checksums were taken from the bytes as they were written, and the file system's own checksums
       // (HDFS's per-chunk CRCs, the local .crc files) guard them on the way: reading them back would cost a
       // checkpoint's size at every checkpoint step
-      known.put(key(fs.getFileStatus(written)), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
+      FileStatus status = fs.getFileStatus(written);
+      if (status.isFile()) {
+        pointerTargets.put(pointerKey(status), writer.lastPublished());
+      }
+      known.put(key(status), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
     }
     return written;
   }
@@ -232,8 +236,7 @@ public final class CheckpointStore {
     Path folder = entry.getPath();
     StringBuilder key = new StringBuilder(folder.getName());
     if (entry.isFile()) {
-      String etag = entry instanceof EtagSource source ? source.getEtag() : null;
-      String pointer = folder.getName() + "@" + (etag != null ? etag : entry.getLen() + ":" + entry.getModificationTime());
+      String pointer = pointerKey(entry);
       try {
         folder = pointerTargets.containsKey(pointer) ? pointerTargets.get(pointer) : writer.folderOf(folder);
       } catch (IOException e) {
@@ -254,6 +257,12 @@ public final class CheckpointStore {
           .append(file.getLen()).append(':').append(file.getModificationTime());
     }
     return key.toString();
+  }
+
+  /** A pointer's name and version: its ETag, else its length and modification time. */
+  private static String pointerKey(FileStatus pointer) {
+    String etag = pointer instanceof EtagSource source ? source.getEtag() : null;
+    return pointer.getPath().getName() + "@" + (etag != null ? etag : pointer.getLen() + ":" + pointer.getModificationTime());
   }
 
   private Folder inspect(Path path, long step) {

@@ -49,6 +49,8 @@ final class CheckpointWriter {
    * file by file, with conditional writes ({@link ConditionalWrites}).
    */
   private final boolean pointers;
+  /** The folder of the checkpoint this writer published last, which its store need not read the pointer for. */
+  private Path lastPublished;
   /** This writer's folders whose pointer was not written (a failed write, retried): its prune removes them. */
   private final Set<Path> unpublished = new HashSet<>();
 
@@ -123,9 +125,14 @@ final class CheckpointWriter {
           + e.getMessage(), e);
     }
     unpublished.remove(folder);
+    lastPublished = folder;
     if (replaced != null && !replaced.equals(folder)) {
       fs.delete(replaced, true);
     }
+  }
+
+  Path lastPublished() {
+    return lastPublished;
   }
 
   /** The folder that holds the checkpoint at {@code path}: the one its pointer names, or the path itself. */

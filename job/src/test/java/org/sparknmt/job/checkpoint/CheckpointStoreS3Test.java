@@ -30,15 +30,20 @@ class CheckpointStoreS3Test {
   void checkpointsArePublishedByPointersListedPrunedAndResolved() throws IOException {
     CheckpointStore store = new CheckpointStore(S3.uri("store-run"), S3.hadoop());
     store.checkWritable(1 << 20);
+    long bytesRead = s3aBytesRead();
     for (long step = 10; step <= 40; step += 10) {
-      store.save(CheckpointStoreTest.state(step, 5.0 - step / 10.0), model("model " + step), null);
+      // a model of 256 KiB: reading one back would show in the bytes read
+      store.save(CheckpointStoreTest.state(step, 5.0 - step / 10.0), model("model " + step + " ".repeat(1 << 18)), null);
       store.prune(2);
     }
+    // only the pointers of the two checkpoints pruned, to find their folders: under 100 bytes each
+    long read = s3aBytesRead() - bytesRead;
+    assertTrue(read > 0 && read < 200, "bytes read by four checkpoint steps: " + read);
     assertEquals(List.of(30L, 40L), steps(store));
     assertEquals(40, store.resolve("best").step());
     CheckpointStore reader = new CheckpointStore(S3.uri("store-run"), S3.hadoop());
     assertEquals(List.of(30L, 40L), steps(reader), "a store of its own reads what the writer left");
-    assertEquals("model 40", model(reader, "latest"));
+    assertEquals("model 40", model(reader, "latest").strip());
     // what is left: the two pointers and the two folders they name, nothing of the pruned ones
     FileSystem fs = store.root().getFileSystem(S3.hadoop());
     List<String> entries = Arrays.stream(fs.listStatus(store.root())).map(f -> f.getPath().getName()).sorted().toList();
@@ -100,6 +105,12 @@ class CheckpointStoreS3Test {
     try (InputStream in = store.openModel(store.resolve(spec))) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  /** What every S3A client of this JVM has read, from Hadoop's own per-scheme statistics. */
+  private static long s3aBytesRead() {
+    return FileSystem.getAllStatistics().stream().filter(s -> s.getScheme().equals("s3a"))
+        .mapToLong(FileSystem.Statistics::getBytesRead).sum();
   }
 
   private static List<Long> steps(CheckpointStore store) throws IOException {
