@@ -22,7 +22,7 @@ import org.apache.hadoop.fs.Path;
 /**
  * Whether a checkpoint folder can be trusted: {@link CheckpointStore#CHECKSUMS} holds the SHA-256 of
  * each of its other files, written by {@link CheckpointStore} and compared here before a checkpoint
- * is listed or loaded.
+ * is first listed by a store or loaded.
  */
 final class CheckpointChecksums {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,15 +14,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
+import org.sparknmt.job.io.ConditionalWrites;
 import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.job.run.RunMetric;
 
@@ -32,7 +36,10 @@ import org.sparknmt.job.run.RunMetric;
  * parameters, updater state), {@code state.json} and {@code checksums.json} (SHA-256 of the other
  * two). It is written under a temporary name and renamed when complete, so a folder with the final
  * name is whole unless its bytes were damaged afterwards, which the checksums catch: a checkpoint
- * whose files do not match is skipped with a warning and never loaded.
+ * whose files do not match is skipped with a warning and never loaded. On an object store with
+ * conditional writes the folder keeps its unique name and {@code step-NNNNNNNN} is a pointer to it,
+ * published by one conditional write ({@link CheckpointWriter}); {@link Checkpoint#path} is then the
+ * pointer, which this store's reads follow.
  */
 public final class CheckpointStore {
   public static final String MODEL = "model.zip";
@@ -50,13 +57,16 @@ public final class CheckpointStore {
   /** Its temporary folders and probes carry its id, so that {@link #prune} removes only this store's own. */
   private final CheckpointWriter writer;
   /**
-   * The {@code step-N} folders this store found damaged, or unreadable while a newer intact one existed,
-   * by name: damage does not heal, and reading a file whose block has no live replica waits for HDFS's
-   * block retries (about 20 s) each time, so each is read once and skipped without reading from then on,
-   * while the folder listed under that name keeps its modification time (a rewrite, by this store or
-   * another writer, makes a new folder and so reads it again).
+   * What this store found in each {@code step-N} folder (intact with its state, damaged, or unreadable),
+   * by name and {@link #fingerprint}: a checkpoint of a Transformer-base model is about 2.3 GB, and a file
+   * whose block has no live replica costs HDFS's block retries (about 20 s) at every read, so each folder
+   * is read once, when this store first lists it or when it wrote it, and not again at every prune. A
+   * folder whose files change (a rewrite, by this store or another writer) gets a new fingerprint and is
+   * read again.
    */
-  private final Map<String, Folder> skipped = new HashMap<>();
+  private final Map<String, Folder> known = new HashMap<>();
+  /** The folder each pointer names, by the pointer's name and ETag: a pointer is read once per version. */
+  private final Map<String, Path> pointerTargets = new HashMap<>();
 
   /** A stream consumer that may throw, for writing the model. */
   @FunctionalInterface
@@ -76,7 +86,7 @@ public final class CheckpointStore {
     this.root = new Path(runUri, "checkpoints");
     this.fs = root.getFileSystem(hadoop);
     this.hadoop = hadoop;
-    this.writer = new CheckpointWriter(fs, root, pause);
+    this.writer = new CheckpointWriter(fs, root, pause, ConditionalWrites.available(fs, root));
   }
 
   public Path root() {
@@ -101,11 +111,24 @@ public final class CheckpointStore {
    * resuming and pruning; other names (averaged checkpoints) are kept as they are.
    */
   public Path save(String name, TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
+    Path written;
     try {
-      return writer.write(name, state, model, outer);
+      written = writer.write(name, state, model, outer);
     } catch (IOException e) {
       throw StorageFailures.failure("writing checkpoint " + new Path(root, name) + " failed", e);
     }
+    Matcher matcher = NAME.matcher(name);
+    if (matcher.matches()) {
+      // its checksums were taken from the bytes as they were written, and the file system's own checksums
+      // (HDFS's per-chunk CRCs, the local .crc files) guard them on the way: reading them back would cost a
+      // checkpoint's size at every checkpoint step
+      FileStatus status = fs.getFileStatus(written);
+      if (status.isFile()) {
+        pointerTargets.put(pointerKey(status), writer.lastPublished());
+      }
+      known.put(key(status), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
+    }
+    return written;
   }
 
   /**
@@ -142,12 +165,13 @@ public final class CheckpointStore {
     List<Checkpoint> found = new ArrayList<>();
     for (Folder folder : folders) {
       if (folder.unreadable() != null && found.isEmpty()) {
+        // the error may be the file system's, not the checkpoint's: the next listing reads it again
+        known.values().remove(folder);
         throw new IOException("cannot read checkpoint " + folder.path() + ": " + folder.unreadable().getMessage(),
             folder.unreadable());
       }
       if (folder.problem() != null) {
         LOG.warn("skipping checkpoint {}: {}", folder.path(), folder.problem());
-        skipped.put(folder.path().getName() + "@" + folder.modified(), folder);
         continue;
       }
       found.add(new Checkpoint(folder.path(), folder.step(), folder.state()));
@@ -171,38 +195,89 @@ public final class CheckpointStore {
    * A {@code step-N} folder as found: its state when it is intact, else the problem; {@code unreadable}
    * is the I/O error that made it one, null where the problem is damage.
    */
-  private record Folder(Path path, long step, long modified, TrainingState state, String problem,
-      IOException unreadable) {}
+  private record Folder(Path path, long step, TrainingState state, String problem, IOException unreadable) {}
 
+  /**
+   * Every {@code step-N} folder, each read and verified only when this store has not seen it with the same
+   * files before; forgets the folders that are gone.
+   */
   private List<Folder> verifyAll() throws IOException {
     List<Folder> folders = new ArrayList<>();
     if (!fs.exists(root)) {
+      known.clear();
       return folders;
     }
+    Map<String, Folder> seen = new HashMap<>();
     for (FileStatus status : fs.listStatus(root)) {
       Matcher matcher = NAME.matcher(status.getPath().getName());
-      if (status.isDirectory() && matcher.matches()) {
-        Folder known = skipped.get(status.getPath().getName() + "@" + status.getModificationTime());
-        folders.add(known != null ? known
-            : inspect(status.getPath(), Long.parseLong(matcher.group(1)), status.getModificationTime()));
+      if ((status.isDirectory() || writer.pointers()) && matcher.matches()) {
+        String key = key(status);
+        Folder folder = known.get(key);
+        if (folder == null) {
+          folder = inspect(status.getPath(), Long.parseLong(matcher.group(1)));
+        }
+        seen.put(key, folder);
+        folders.add(folder);
       }
     }
+    known.keySet().retainAll(seen.keySet());
+    known.putAll(seen);
     return folders;
   }
 
-  private Folder inspect(Path path, long step, long modified) {
+  /**
+   * A checkpoint's name and the name, length and modification time of each file in its folder: one
+   * listing, no bytes read (and, for a checkpoint published by a pointer, the pointer's ETag, which a
+   * replacement changes, and the folder it names, read once per ETag). A file replaced, damaged by a
+   * rewrite, removed or added changes it; a folder that cannot be listed gets a key of its own each time,
+   * so it is inspected (and its error reported) again.
+   */
+  private String key(FileStatus entry) throws IOException {
+    Path folder = entry.getPath();
+    StringBuilder key = new StringBuilder(folder.getName());
+    if (entry.isFile()) {
+      String pointer = pointerKey(entry);
+      try {
+        folder = pointerTargets.containsKey(pointer) ? pointerTargets.get(pointer) : writer.folderOf(folder);
+      } catch (IOException e) {
+        return key.append("@unreadable-").append(UUID.randomUUID()).toString();
+      }
+      pointerTargets.put(pointer, folder);
+      key.append("@").append(pointer).append("->").append(folder.getName());
+    }
+    FileStatus[] files;
+    try {
+      files = fs.listStatus(folder);
+    } catch (IOException e) {
+      return key.append("@unlisted-").append(UUID.randomUUID()).toString();
+    }
+    Arrays.sort(files, Comparator.comparing(f -> f.getPath().getName()));
+    for (FileStatus file : files) {
+      key.append('/').append(file.getPath().getName()).append(file.isDirectory() ? ":dir:" : ":")
+          .append(file.getLen()).append(':').append(file.getModificationTime());
+    }
+    return key.toString();
+  }
+
+  /** A pointer's name and version: its ETag, else its length and modification time. */
+  private static String pointerKey(FileStatus pointer) {
+    String etag = pointer instanceof EtagSource source ? source.getEtag() : null;
+    return pointer.getPath().getName() + "@" + (etag != null ? etag : pointer.getLen() + ":" + pointer.getModificationTime());
+  }
+
+  private Folder inspect(Path path, long step) {
     try {
       Optional<String> problem = verify(path);
       if (problem.isPresent()) {
-        return new Folder(path, step, modified, null, problem.get(), null);
+        return new Folder(path, step, null, problem.get(), null);
       }
       try {
-        return new Folder(path, step, modified, readState(path), null, null);
+        return new Folder(path, step, readState(path), null, null);
       } catch (JsonProcessingException e) {
-        return new Folder(path, step, modified, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
+        return new Folder(path, step, null, STATE + " is not a training state: " + e.getOriginalMessage(), null);
       }
     } catch (IOException e) {
-      return new Folder(path, step, modified, null, "unreadable: " + e.getMessage(), e);
+      return new Folder(path, step, null, "unreadable: " + e.getMessage(), e);
     }
   }
 
@@ -244,24 +319,35 @@ public final class CheckpointStore {
    * reject, an unparsable {@code checksums.json}) is a reason; other I/O errors are thrown.
    */
   public Optional<String> verify(Path folder) throws IOException {
-    return CheckpointChecksums.verify(folder, hadoop);
+    return CheckpointChecksums.verify(files(folder), hadoop);
   }
 
   /** Reads {@code state.json} of a checkpoint folder. */
   public TrainingState readState(Path folder) throws IOException {
-    try (InputStream in = folder.getFileSystem(hadoop).open(new Path(folder, STATE))) {
+    try (InputStream in = folder.getFileSystem(hadoop).open(new Path(files(folder), STATE))) {
       return JSON.readValue(in, TrainingState.class);
     }
   }
 
   /** Opens {@code model.zip} of a verified checkpoint. */
   public InputStream openModel(Checkpoint checkpoint) throws IOException {
-    return checkpoint.path().getFileSystem(hadoop).open(new Path(checkpoint.path(), MODEL));
+    return checkpoint.path().getFileSystem(hadoop).open(new Path(files(checkpoint.path()), MODEL));
+  }
+
+  /**
+   * The folder holding the files of the checkpoint at {@code path}: the one its pointer names where
+   * checkpoints are published by pointers ({@link CheckpointWriter}), else the path itself.
+   */
+  private Path files(Path path) throws IOException {
+    java.net.URI store = fs.getUri();
+    java.net.URI uri = path.makeQualified(store, fs.getWorkingDirectory()).toUri();
+    boolean here = store.getScheme().equals(uri.getScheme()) && java.util.Objects.equals(store.getAuthority(), uri.getAuthority());
+    return here ? writer.folderOf(path) : path;
   }
 
   /** Opens the outer optimizer's state of a verified checkpoint, if it has one. */
   public Optional<InputStream> openOuter(Checkpoint checkpoint) throws IOException {
-    Path file = new Path(checkpoint.path(), OUTER);
+    Path file = new Path(files(checkpoint.path()), OUTER);
     FileSystem checkpointFs = file.getFileSystem(hadoop);
     return checkpointFs.exists(file) ? Optional.of(checkpointFs.open(file)) : Optional.empty();
   }
@@ -319,7 +405,7 @@ public final class CheckpointStore {
    */
   private void delete(Path old) {
     try {
-      if (!fs.delete(old, true)) {
+      if (!writer.remove(old)) {
         LOG.warn("could not delete old checkpoint {}; it stays", old);
       }
     } catch (IOException e) {

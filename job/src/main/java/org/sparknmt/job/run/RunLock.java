@@ -28,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.UsageException;
 import org.sparknmt.datasets.files.DurableFiles;
+import org.sparknmt.job.io.ConditionalWrites;
 import org.sparknmt.job.io.StorageFailures;
 import org.sparknmt.job.io.WriterProcess;
 
@@ -36,11 +37,11 @@ import org.sparknmt.job.io.WriterProcess;
  * and held until {@link #close()}, which deletes it. On HDFS the creation is one NameNode operation
  * and the open file is a lease that the holder's client renews while it lives; on the local file
  * system the file is created with {@code O_EXCL} and holds an OS lock ({@code fcntl}) that the kernel
- * releases when the holder's process ends, however it ends. Other file systems (object stores:
- * {@code s3a://}, {@code gs://}, {@code abfs://} ...) have no atomic create-if-absent (S3A checks, then
- * uploads at {@code close()}), so two writers could both take the lock there: a run is refused there,
- * naming the scheme. The file holds who took it (host, pid, start time, command), which a second
- * writer's error names.
+ * releases when the holder's process ends, however it ends. On an object store the lock is one
+ * conditional write, which the store refuses where the object exists (S3A with
+ * {@code fs.s3a.create.conditional.enabled}: If-None-Match: *); a store whose client offers no such write
+ * ({@link ConditionalWrites#available}) is refused, naming the scheme and the setting. The file
+ * holds who took it (host, pid, start time, command), which a second writer's error names.
  *
  * <p>A holder that died leaves the file behind. Locally its OS lock is gone with it: the next writer
  * takes that lock on the same file and rewrites the holder, so two takers cannot both win. On HDFS the
@@ -48,11 +49,14 @@ import org.sparknmt.job.io.WriterProcess;
  * same pid namespace, a {@code /proc} that shows other processes, and no process with its pid and
  * start time in clock ticks since boot, which a wall-clock step does not move); the stale file is then
  * renamed to a name made of the dead holder's id, which only one taker can do, before a new one is
- * created. A holder on another host cannot be checked from here: its lock is broken with
+ * created; on an object store the stale object is overwritten on condition that it still has the ETag the
+ * taker read (If-Match), which again only one taker can do. A holder on another host cannot be checked
+ * from here: its lock is broken with
  * {@code --break-lock}, after making sure it no longer runs.
  */
 public final class RunLock implements AutoCloseable {
   public static final String FILE = ".lock";
+  private static final String S3A_CONDITIONAL_CREATE = "fs.s3a.create.conditional.enabled";
   private static final Logger LOG = LoggerFactory.getLogger(RunLock.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -125,10 +129,8 @@ public final class RunLock implements AutoCloseable {
       throws IOException {
     Path file = new Path(runUri, FILE);
     FileSystem fs = file.getFileSystem(hadoop);
-    if (!(fs instanceof DistributedFileSystem) && DurableFiles.localFileSystem(fs) == null) {
-      throw new UsageException("--run " + runUri + ": " + fs.getUri().getScheme() + ":// has no atomic create-if-absent, so "
-          + "the run lock (RUN/.lock) would not keep a second writer out: prepare, train and average write a run on "
-          + "HDFS or a local (or NFS) file system; copy the run there (translate and evaluate read it from anywhere)");
+    if (objectStore(fs) && !ConditionalWrites.available(fs, file)) {
+      throw new UsageException(noConditionalCreate(runUri, fs.getUri().getScheme()));
     }
     fs.mkdirs(file.getParent());
     Holder me = Holder.current(command);
@@ -153,6 +155,18 @@ public final class RunLock implements AutoCloseable {
         return create(fs, file, me, true, null);
       } catch (LockFileExists e) {
         refusal = e;
+        who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
+      }
+    } else if (other.isPresent() && objectStore(fs) && other.get().provablyGone()) {
+      Optional<String> etag = ConditionalWrites.etag(fs, file);
+      if (etag.isPresent()) {
+        LOG.warn("taking over the stale lock {} of {}: its process has ended", file, who);
+        try {
+          return createObject(fs, file, me, false, () -> ConditionalWrites.replace(fs, file, etag.get()));
+        } catch (LockFileExists e) {
+          // another taker replaced the stale lock first: its ETag no longer matched
+          refusal = e;
+        }
         who = read(fs, file).map(Holder::toString).orElse("an unknown writer");
       }
     } else if (other.isPresent() && DurableFiles.localFileSystem(fs) == null && other.get().provablyGone()) {
@@ -269,6 +283,22 @@ public final class RunLock implements AutoCloseable {
     }
   }
 
+  /** Neither HDFS nor a local file system: the lock is a conditional write ({@link ConditionalWrites}). */
+  private static boolean objectStore(FileSystem fs) {
+    return !(fs instanceof DistributedFileSystem) && DurableFiles.localFileSystem(fs) == null;
+  }
+
+  private static String noConditionalCreate(String runUri, String scheme) {
+    String fix = scheme.equals("s3a")
+        ? "set " + S3A_CONDITIONAL_CREATE + "=true (the default of hadoop-aws 3.5; spark.hadoop."
+            + S3A_CONDITIONAL_CREATE + " on Spark) on a store that honours If-None-Match (Amazon S3 does since 2024), "
+            + "with hadoop-aws 3.5 or later on the classpath"
+        : "prepare, train and average write a run on HDFS, a local (or NFS) file system, or s3a:// with "
+            + S3A_CONDITIONAL_CREATE + "=true; copy the run there (translate and evaluate read it from anywhere)";
+    return "--run " + runUri + ": " + scheme + ":// offers no conditional create (" + ConditionalWrites.CREATE + "), so the "
+        + "run lock (RUN/.lock) would not keep a second writer out: " + fix;
+  }
+
   /** The lock file exists: {@code getCause()} is how the file system refused to create it. */
   private static final class LockFileExists extends IOException {
     LockFileExists(IOException refusal) {
@@ -277,6 +307,9 @@ public final class RunLock implements AutoCloseable {
   }
 
   private static RunLock create(FileSystem fs, Path file, Holder me, boolean broken, Path aside) throws IOException {
+    if (objectStore(fs)) {
+      return createObject(fs, file, me, broken, () -> ConditionalWrites.create(fs, file));
+    }
     OutputStream stream;
     try {
       stream = createNew(fs, file);
@@ -300,6 +333,41 @@ public final class RunLock implements AutoCloseable {
       throw StorageFailures.failure("cannot take the run lock " + file, e);
     }
     return new RunLock(fs, file, me, stream, broken, aside);
+  }
+
+  /**
+   * The lock as one conditional write: the object appears, holder and all, at {@code close()} only if the
+   * condition of {@code write} still holds then (If-None-Match: * for a new lock, If-Match with the stale
+   * lock's ETag for a takeover); the store refuses every other writer with 412, whatever they checked before.
+   */
+  private static RunLock createObject(FileSystem fs, Path file, Holder me, boolean broken, ConditionalStream write)
+      throws IOException {
+    FSDataOutputStream stream;
+    try {
+      stream = write.open();
+    } catch (IOException e) {
+      if (fs.exists(file)) {
+        throw new LockFileExists(e);
+      }
+      throw StorageFailures.failure("cannot take the run lock " + file, e);
+    }
+    try {
+      stream.write(JSON.writeValueAsBytes(me));
+      stream.close();
+    } catch (IOException e) {
+      // nothing of this writer's is in the store: a refused or failed write leaves no object to delete
+      if (fs.exists(file)) {
+        throw new LockFileExists(e);
+      }
+      throw StorageFailures.failure("cannot take the run lock " + file, e);
+    }
+    return new RunLock(fs, file, me, stream, broken, null);
+  }
+
+  /** Opens a {@link ConditionalWrites} stream. */
+  @FunctionalInterface
+  private interface ConditionalStream {
+    FSDataOutputStream open() throws IOException;
   }
 
   /** Closes and deletes a lock file this process created but could not write; the write's error is what counts. */

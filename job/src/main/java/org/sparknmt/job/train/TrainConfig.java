@@ -46,11 +46,12 @@ public record TrainConfig(
     if (!(maxMinutes >= 0)) {
       throw new UsageException("max_minutes must be 0 (no limit) or positive, got " + maxMinutes);
     }
-    if (!(lr > 0)) {
-      throw new UsageException("lr must be positive, got " + lr);
+    if (!(lr > 0 && Double.isFinite(lr))) {
+      throw new UsageException("lr must be a finite number above 0, got " + lr);
     }
-    if (clipNorm < 0) {
-      throw new UsageException("clip_norm must be 0 (off) or positive, got " + clipNorm);
+    if (!(clipNorm >= 0 && Double.isFinite(clipNorm))) {
+      // NaN would fail every comparison with the gradient's norm, so clipping would silently be off
+      throw new UsageException("clip_norm must be a finite number, 0 (off) or positive, got " + clipNorm);
     }
     if (!(checkpointRetrySeconds >= 0)) {
       throw new UsageException("checkpoint_retry_seconds must be 0 (no retries) or positive, got "

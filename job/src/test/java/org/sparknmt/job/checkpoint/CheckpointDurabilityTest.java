@@ -93,7 +93,7 @@ class CheckpointDurabilityTest {
   void everyFileIsSyncedBeforeTheRenameThatPublishesIt() throws IOException {
     Recording fs = new Recording(new Configuration());
     Path root = new Path(dir.toUri().toString(), "checkpoints");
-    CheckpointWriter writer = new CheckpointWriter(fs, root, CheckpointWritePause.NONE);
+    CheckpointWriter writer = new CheckpointWriter(fs, root, CheckpointWritePause.NONE, false);
     Path written = writer.write(CheckpointStore.name(10), CheckpointStoreTest.state(10, 1.0),
         out -> out.write("model".getBytes(StandardCharsets.UTF_8)), out -> out.write(1));
     assertEquals(1, fs.renames);

@@ -42,7 +42,7 @@ class ConfigKeysTest {
     assertEquals(new ConfigKey("model.d_model", "256", "d_model, the width of every sublayer's output; even, and divisible"
         + " by heads"), keys.get(0));
     ConfigKey schedule = keys.stream().filter(k -> k.path().equals("train.lr")).findFirst().orElseThrow();
-    assertEquals(new ConfigKey("train.lr", "0.001", "the schedule's factor or peak, > 0"), schedule);
+    assertEquals(new ConfigKey("train.lr", "0.001", "the schedule's factor or peak, finite, > 0"), schedule);
     assertEquals("translate.prefix", keys.get(keys.size() - 1).path());
     for (ConfigKey key : keys) {
       assertFalse(key.description().contains("|"), key.path() + ": a '|' would break the docs' Markdown tables");

@@ -133,6 +133,21 @@ class JobConfigTest {
     }
   }
 
+  /** Typesafe Config reads NaN and Infinity as doubles: each must be refused naming its key, not train on. */
+  @Test
+  void nonFiniteLearningRateOrClipNormIsRefusedNamingTheKey() {
+    for (String set : List.of("train.lr=NaN", "train.lr=Infinity", "train.lr=-Infinity", "train.clip_norm=NaN",
+        "train.clip_norm=Infinity", "train.clip_norm=-Infinity")) {
+      JobConfig config = JobConfig.load(null, List.of(set));
+      ConfigException e = assertThrows(ConfigException.class, () -> config.bind("train", TrainConfig.class), set);
+      String key = set.substring("train.".length(), set.indexOf('='));
+      String value = set.substring(set.indexOf('=') + 1);
+      assertTrue(e.getMessage().contains("'train'") && e.getMessage().contains(key + " must be a finite")
+          && e.getMessage().endsWith("got " + value), set + ": " + e.getMessage());
+    }
+    assertEquals(0.0, JobConfig.load(null, List.of("train.clip_norm=0")).bind("train", TrainConfig.class).clipNorm());
+  }
+
   @Test
   void theDeEnRecipeIsTheEnDeRecipe() {
     Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");

@@ -216,13 +216,15 @@ class RunLockTest {
   }
 
   @Test
-  void aFileSystemWithoutAtomicCreateIsRefusedNamingItsScheme() {
+  void aFileSystemWithoutConditionalCreateIsRefusedNamingItsScheme() {
     Configuration conf = new Configuration();
-    // an object store's client is not on the test classpath; any file system but HDFS and a local one is refused alike
-    conf.set("fs.s3a.impl", "org.apache.hadoop.fs.ftp.FTPFileSystem");
+    // a file system whose client offers no conditional create, as gs:// and abfs:// clients are refused alike
+    conf.set("fs.gs.impl", "org.apache.hadoop.fs.http.HttpFileSystem");
     org.sparknmt.datasets.UsageException e = assertThrows(org.sparknmt.datasets.UsageException.class,
-        () -> RunLock.acquire("s3a://bucket/runs/x", "train", false, conf));
-    assertTrue(e.getMessage().startsWith("--run s3a://bucket/runs/x: s3a:// has no atomic create-if-absent"),
-        e.getMessage());
+        () -> RunLock.acquire("gs://bucket/runs/x", "train", false, conf));
+    assertEquals("--run gs://bucket/runs/x: gs:// offers no conditional create (fs.option.create.conditional.overwrite), "
+        + "so the run lock (RUN/.lock) would not keep a second writer out: prepare, train and average write a run on "
+        + "HDFS, a local (or NFS) file system, or s3a:// with fs.s3a.create.conditional.enabled=true; copy the run there "
+        + "(translate and evaluate read it from anywhere)", e.getMessage());
   }
 }

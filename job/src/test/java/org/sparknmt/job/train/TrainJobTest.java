@@ -95,7 +95,15 @@ class TrainJobTest {
     assertArrayEquals(mean.data().asFloat(), averaged.params().data().asFloat(), 1e-7f);
   }
 
-  private static ComputationGraph latestModelAt(CheckpointStore store, CheckpointStore.Checkpoint checkpoint) throws IOException {
+  /** Bit for bit: what a resumed run must end with. */
+  static void assertSameParametersAndAdamState(ComputationGraph straight, ComputationGraph resumed) {
+    assertArrayEquals(straight.params().data().asFloat(), resumed.params().data().asFloat(),
+        "parameters differ after resume");
+    assertArrayEquals(straight.getUpdater().getStateViewArray().data().asFloat(),
+        resumed.getUpdater().getStateViewArray().data().asFloat(), "Adam state differs after resume");
+  }
+
+  static ComputationGraph latestModelAt(CheckpointStore store, CheckpointStore.Checkpoint checkpoint) throws IOException {
     try (InputStream in = store.openModel(checkpoint)) {
       return ModelArtifact.read(in, checkpoint.state().vocabularySha256(), checkpoint.path().toString()).graph();
     }
@@ -124,11 +132,7 @@ class TrainJobTest {
     TrainJob.Result second = job(resumed, train(10, 12, 0, outer)).run(TrainJob.Start.RESUME);
 
     assertEquals(12, second.step());
-    ComputationGraph a = latestModel(straight);
-    ComputationGraph b = latestModel(resumed);
-    assertArrayEquals(a.params().data().asFloat(), b.params().data().asFloat(), "parameters differ after resume");
-    assertArrayEquals(a.getUpdater().getStateViewArray().data().asFloat(),
-        b.getUpdater().getStateViewArray().data().asFloat(), "Adam state differs after resume");
+    assertSameParametersAndAdamState(latestModel(straight), latestModel(resumed));
     List<Long> steps = jsonl(resumed + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList();
     assertEquals(jsonl(straight + "/metrics/train.jsonl").stream().map(n -> n.get("step").asLong()).toList(), steps,
         "the resumed run's metrics should continue the stopped run's, without gaps or repeats");
