@@ -109,18 +109,11 @@ def measured_workers(bench_dir, bleu):
 
 def time_to_bleu(bleu, bench_dir):
     """Prints the wall time to val500 BLEU by nodes: measured epochs where bench-workers ran that W, else the
-    nearest W measured; a worker's step time measured at its batch, else fitted against tokens a batch."""
+    nearest W measured; a worker's step time measured at its batch, else the nearest W's at its seconds a token."""
     measured = measured_workers(bench_dir, bleu)
     if not measured:
         sys.exit(f"averaging-cost-model: no wW results in {bench_dir} (scripts/bench-workers writes them)")
     ws = sorted(measured)
-    # step seconds = a + b · tokens a worker's batch, least squares over the measured W
-    xs = [RECIPE_GLOBAL_TOKENS / w for w in ws]
-    ys = [measured[w][1] for w in ws]
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread else 0.0
-    intercept = mean_y - slope * mean_x
     state = BYTES_PER_PARAM * RECIPE_PARAMS
     link = 10e9 / 8
     print(f"| nodes (W) | tokens a worker's batch | epochs to BLEU {bleu:g} | worker step (s) | round overhead (s) "
@@ -128,12 +121,11 @@ def time_to_bleu(bleu, bench_dir):
     print("| ---: | ---: | --- | --- | ---: | ---: | ---: |")
     for w in NODES:
         tokens = RECIPE_GLOBAL_TOKENS / w
-        if w in measured:
-            one_core, step_source = measured[w][1], "measured"
-        else:
-            one_core, step_source = max(intercept + slope * tokens, intercept), "fitted"
-        # the measured W nearest in ratio (the larger on a tie), assumed to need the same epochs
+        # the measured W nearest in ratio (the larger on a tie): its epochs are assumed, and its step time
+        # scaled to this W's batch at the same seconds a token (optimistic for smaller batches)
         nearest = min(ws, key=lambda m: (abs(math.log(m / w)), -m))
+        one_core = measured[nearest][1] * nearest / w
+        step_source = "measured" if nearest == w else f"W = {nearest}'s, scaled"
         epochs = measured[nearest][0]
         epoch_source = "measured" if nearest == w else f"W = {nearest}'s"
         t_step = one_core / TWO_THREAD_SPEEDUP
