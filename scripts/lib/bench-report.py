@@ -195,8 +195,8 @@ w("## From start to the first training step")
 w("")
 w(f"`scripts/bench-first-step [--cluster] conf/{r.get('first_step.conf', '?')}`: `scripts/sparknmt train` on the "
   "shipped sample (prepared beforehand, vocab 2000), one averaging round of one step; each phase ends at the job's "
-  "log line that marks it, stamped as it is read. `local[2]`: the launcher runs the job in its own JVM (no "
-  "`spark-submit`). `spark://`: `spark-submit` to a standalone cluster of 2 one-core workers on this machine "
+  "log line that marks it, stamped as it is read and looked for only after the previous phase's line. `local[2]`: "
+  "the launcher runs the job in its own JVM (no `spark-submit`). `spark://`: `spark-submit` to a standalone cluster of 2 one-core workers on this machine "
   "(`scripts/cluster`, started beforehand, not timed), so the time includes the submit JVM, the application's "
   "registration and the executors' launch with their copy of the application jar. No peer: the PyTorch peer has "
   "no cluster start-up.")
