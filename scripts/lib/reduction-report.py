@@ -3,7 +3,7 @@
 usage: reduction-report.py BENCHMARKS.md REDUCTION.out META
 REDUCTION.out: ReductionScalingBench's rows under the script's header line (workers executors rounds driver-MB
 peak-heap-MiB after-GC-MiB shuffle-written-MB shuffle-read-MB sched-s). META: KEY=VALUE lines (command, started,
-ended, loads, machine, model, parameters, vocabulary, batches, driver_heap, executor_mb)."""
+ended, loads, machine, model, parameters, vocabulary, word_types, batches, driver_heap, executor_mb)."""
 import os
 import sys
 
@@ -31,7 +31,7 @@ lines = [
     f"`{m.get('command', 'SCALING_PART=reduction scripts/bench-train-scaling')}` ({m.get('started', '?')} to "
     f"{m.get('ended', '?')}, {m.get('machine', '?')}, load average {min(loads):.0f}-{max(loads):.0f} over the runs): "
     f"`local-cluster[W,1,{m.get('executor_mb', '?')}]`, one worker per one-core executor, k = 1, a tiny model "
-    f"({m.get('model', '?')}, vocabulary {m.get('vocabulary', '?')}"
+    f"({m.get('model', '?')}, a vocabulary of {int(m['vocabulary']):,} subwords from {int(m['word_types']):,} word types"
     + (f": {params:,} parameters, {12 * params / 1e6:.2f} MB with Adam's two moments" if params else "") + "), "
     f"the shipped sample's {m.get('batches', '?')} batches, a {m.get('driver_heap', '?')} driver heap, one JVM per "
     "row; the first round of each is left out. Driver MB is the train job's own `driver_bytes_in` (Spark's "
