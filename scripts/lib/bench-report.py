@@ -4,7 +4,11 @@ bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: the sections that 
 write into PREVIOUS (the BENCHMARKS.md being replaced), each between "<!-- bench-NAME -->" and
 "<!-- /bench-NAME -->" markers, are carried over verbatim at the end, so a rerun of scripts/bench keeps
 them. History is not kept here: it goes in docs/notes/."""
-import re, sys
+import os, re, sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_section  # noqa: E402
 
 results, out = sys.argv[1], sys.argv[2]
 previous = sys.argv[3] if len(sys.argv) > 3 else None
@@ -222,4 +226,4 @@ w("Earlier records of what was tried and measured are dated notes in [docs/notes
 for section in carried:
     w("")
     w(section)
-open(out, "w", encoding="utf-8").write("\n".join(md) + "\n")
+open(out, "w", encoding="utf-8").write(bench_section.relative("\n".join(md)) + "\n")

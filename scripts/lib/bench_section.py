@@ -23,9 +23,22 @@ def read(path, name):
     return m.group(1) if m else ""
 
 
+def relative(text):
+    """text with the paths into this checkout written from its root, and those into the shared folder beside it
+    as ../shared/...: the page is read in other checkouts, on other machines."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for checkout in sorted({root, os.path.realpath(root)}, key=len, reverse=True):
+        shared = os.path.join(os.path.dirname(checkout), "shared")
+        prefix = r"(?:file:(?://)?)?"
+        text = re.sub(rf"{prefix}(?:{re.escape(checkout)}/\.\./shared|{re.escape(shared)})(?=/)", "../shared", text)
+        text = re.sub(rf"{prefix}{re.escape(checkout)}/", "", text)
+    return text
+
+
 def write(path, name, body):
-    """Puts body (without markers) between the section's markers, appending the section when it is missing."""
-    section = f"<!-- {name} -->\n{body.rstrip()}\n<!-- /{name} -->"
+    """Puts body (without markers) between the section's markers, appending the section when it is missing; paths
+    as relative() writes them."""
+    section = f"<!-- {name} -->\n{relative(body).rstrip()}\n<!-- /{name} -->"
     text = open(path, encoding="utf-8").read() if os.path.exists(path) else "# Benchmarks\n"
     pattern = _pattern(name)
     text = pattern.sub(lambda _: section, text, count=1) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section + "\n"
