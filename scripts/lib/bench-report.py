@@ -169,13 +169,14 @@ w(f"Tokens per sentence: sparknmt {fmt(ot / sent if ot and sent else None, 2)}, 
 w("")
 w("## Translation")
 w("")
+batch = r.get("translate.batch", "?")  # bench-translate's BATCH, the same for both sides
 w(f"`scripts/bench-translate` on {fmt(num('translate.sentences'))} Multi30k validation sentences, `local[2]` "
-  f"(two partitions, batches of 32 sentences), incremental decoding, after a warm-up pass, the median of its runs: "
-  f"{r.get('translate.model', '?')} (d_model 256, 4 heads, FFN 1024, 3+3 layers, vocab 8000), length penalty 2.0. "
-  "Peer: `scripts/torch-translate-bench.py`, the same size in PyTorch (random weights, EOS ignored: every output to "
-  "the limit 1.5·|source|+10, so it has no BLEU; batches of 32 sentences sorted by length, 2 threads), naive (the "
-  "whole prefix each step) and cached (keys and values kept), source lengths from a SentencePiece BPE of the same "
-  "vocabulary size. Target tokens exclude EOS; the output lengths differ, so tokens/s is the comparison.")
+  f"(two partitions, batches of {batch} sentences), incremental decoding, after a warm-up pass, the median of its "
+  f"runs: {r.get('translate.model', '?')} (d_model 256, 4 heads, FFN 1024, 3+3 layers, vocab 8000), length penalty "
+  "2.0. Peer: `scripts/torch-translate-bench.py`, the same size in PyTorch (random weights, EOS ignored: every output "
+  f"to the limit 1.5·|source|+10, so it has no BLEU; batches of {batch} sentences sorted by length, 2 threads), naive "
+  "(the whole prefix each step) and cached (keys and values kept), source lengths from a SentencePiece BPE of the "
+  "same vocabulary size. Target tokens exclude EOS; the output lengths differ, so tokens/s is the comparison.")
 w(failed("translate"))
 w("| search | sparknmt sentences/s | sparknmt tokens/s | sparknmt BLEU | PyTorch naive tokens/s | PyTorch cached tokens/s | "
   "ratio (tokens/s, vs cached) |")
