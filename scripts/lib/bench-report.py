@@ -124,9 +124,12 @@ w("")
 w("## Parameter averaging: overhead and scaling")
 w("")
 w(f"`scripts/bench-train-scaling {r.get('scaling.steps', '?')} {r.get('scaling.args', '')}` on `local-cluster[2,1,3072]` "
-  "(one core per executor, `OMP_NUM_THREADS=1`), the first round of each setting left out. fit = the workers' "
-  "`fit` time, other = broadcast, averaging and Spark scheduling. No peer: the PyTorch peer trains in one process "
-  "(its counterpart, `DistributedDataParallel` across processes, is not in the shared bench).")
+  "(one core per executor, `OMP_NUM_THREADS=1`), the first round of each setting left out: it builds the workers, "
+  "which the executors keep from round to round. fit = the workers' `fit` time; other = the rest of the round but "
+  "the workers' reading of their batches: the broadcast of the averaged state, the averaging through the shuffle "
+  "(each worker's state cut into slices that the executors average, the driver taking in the mean) and Spark's "
+  "scheduling. No peer: the PyTorch peer trains in one process (its counterpart, `DistributedDataParallel` across "
+  "processes, is not in the shared bench).")
 w(failed("scaling"))
 w("| k (steps per round) | 1 worker tokens/s | 2 workers tokens/s | speed-up 2/1 | fit 1 / 2 workers | other 1 / 2 workers | s per round 1 / 2 workers |")
 w("| --- | --- | --- | --- | --- | --- | --- |")
@@ -135,8 +138,8 @@ for kk in (1, 5, 20):
     if one + ".tokens" not in r and two + ".tokens" not in r:
         continue
     w(f"| {kk} | {fmt(num(one + '.tokens'))} | {fmt(num(two + '.tokens'))} | {ratio(num(two + '.tokens'), num(one + '.tokens'))} | "
-      f"{r.get(one + '.fit', '?')} % / {r.get(two + '.fit', '?')} % | {r.get(one + '.other', '?')} % / {r.get(two + '.other', '?')} % | "
-      f"{r.get(one + '.round', '?')} / {r.get(two + '.round', '?')} |")
+      f"{r.get(one + '.fit', 'n/a')} % / {r.get(two + '.fit', 'n/a')} % | {r.get(one + '.other', 'n/a')} % / "
+      f"{r.get(two + '.other', 'n/a')} % | {r.get(one + '.round', 'n/a')} / {r.get(two + '.round', 'n/a')} |")
 
 # Encode
 w("")
