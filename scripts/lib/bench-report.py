@@ -2,8 +2,9 @@
 """Writes BENCHMARKS.md from the KEY=VALUE lines that scripts/bench collected (scripts/lib/bench-env's
 bench_result). usage: bench-report.py RESULTS OUT [PREVIOUS]: the sections that other bench-* scripts
 write into PREVIOUS (the BENCHMARKS.md being replaced), each between "<!-- bench-NAME -->" and
-"<!-- /bench-NAME -->" markers, are carried over verbatim at the end, so a rerun of scripts/bench keeps
-them. History is not kept here: it goes in docs/notes/."""
+"<!-- /bench-NAME -->" markers, are carried over at the end (paths as bench_section.relative writes them),
+so a rerun of scripts/bench keeps them, and the header says what each compares. History is not kept here:
+it goes in docs/notes/."""
 import os, re, sys
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
@@ -36,6 +37,27 @@ def ratio(a, b):
     return f"{a / b:.2f}" if a is not None and b not in (None, 0) else "n/a"
 
 
+# The sections the other bench-* scripts own, and what each compares sparknmt with: the header says it for them
+carried = []
+if previous:
+    try:
+        text = open(previous, encoding="utf-8").read()
+        carried = list(re.finditer(r"^<!-- (bench-[\w-]+) -->\n.*?^<!-- /\1 -->$", text, re.M | re.S))
+    except OSError:
+        pass
+CARRIED_PEERS = {
+    "bench-quality": "time to quality against one PyTorch process of the same model",
+    "bench-scale": "prepare at scale against SentencePiece's `spm_train` + `spm_encode`, and evaluate's scores against "
+                   "Python sacrebleu's (its train and translate rows have none)",
+    "bench-train-scaling-reduction": "the driver's cost of averaging against W has no peer (the PyTorch peer trains "
+                                     "in one process)",
+    "bench-production": "the production sizes have none (they measure whether Transformer-base and -big fit here)",
+    "bench-translate-options": "the decoding options are set against sparknmt's own beam search (the peer searches "
+                               "only by beam)",
+    "bench-workers": "many workers has none (W workers against 2; the PyTorch peer trains in one process)",
+}
+
+
 def failed(step):
     return f"\n**{step} failed** (exit {r[step + '.failed']}; log: `target/bench/{step}.log`).\n" if step + ".failed" in r else ""
 
@@ -45,8 +67,15 @@ w = md.append
 quick = r.get("mode") == "quick"
 w("# Benchmarks")
 w("")
-w(f"Written by `scripts/bench{' --quick' if quick else ''}` ({r.get('elapsed_s', '?')} s). Every table compares sparknmt with its "
-  "peer measured in the same run on the same machine, one after the other.")
+w(f"Written by `scripts/bench{' --quick' if quick else ''}` ({r.get('elapsed_s', '?')} s). Where a peer does the same "
+  "work, it is measured in the same run on the same machine, one after the other: PyTorch and NumPy for the GEMM "
+  "peak, PyTorch for training throughput and translation, SentencePiece's `spm_encode` for subword encoding. "
+  "Parameter averaging, the whole `prepare` and the start to the first training step have none: the PyTorch peer "
+  "trains in one process, with no cluster start-up, and SentencePiece has no corpus pipeline.")
+if carried:
+    w("")
+    w("The sections after those are their own scripts' (each names its script), from their own runs and dates: "
+      + "; ".join(CARRIED_PEERS.get(m[1], f"`{m[1]}` says in its text") for m in carried) + ".")
 if quick:
     w("")
     w("**Quick mode**: tiny sizes and a few steps, to check the script end to end. These numbers are not a benchmark.")
@@ -217,17 +246,9 @@ for key, label in [("jvm_s", "JVM start + configuration parsed"), ("spark_model_
                    ("command_s", "whole command (+ validation, checkpoint, exit)")]:
     w(f"| {label} | {fmt(num('first_step.' + key), 2)} | {fmt(num('first_step_cluster.' + key), 2)} |")
 
-# The sections the other bench-* scripts own
-carried = []
-if previous:
-    try:
-        text = open(previous, encoding="utf-8").read()
-        carried = [m.group(0) for m in re.finditer(r"^<!-- (bench-[\w-]+) -->\n.*?^<!-- /\1 -->$", text, re.M | re.S)]
-    except OSError:
-        pass
 w("")
 w("Earlier records of what was tried and measured are dated notes in [docs/notes/](docs/notes/).")
 for section in carried:
     w("")
-    w(section)
+    w(section.group(0))
 open(out, "w", encoding="utf-8").write(bench_section.relative("\n".join(md)) + "\n")
