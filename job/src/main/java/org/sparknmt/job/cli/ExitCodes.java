@@ -3,6 +3,8 @@ package org.sparknmt.job.cli;
 import com.typesafe.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.util.Optional;
 import org.apache.spark.SparkException;
 import org.sparknmt.datasets.UsageException;
 import picocli.CommandLine;
@@ -12,7 +14,8 @@ import picocli.CommandLine;
  * a bad config key or value, a file, column or checkpoint that the options name but that is not
  * there: picocli's {@code ParameterException}, Typesafe Config's {@code ConfigException},
  * {@link UsageException}); 1 any other failure (data that fails validation, a checkpoint trained
- * with another vocabulary, a corrupt file, I/O). Either prints one line naming what went wrong;
+ * with another vocabulary, a corrupt file, I/O, an object store refusing the credentials). Either prints one
+ * line naming what went wrong;
  * {@code -Dsparknmt.stacktrace=true} adds the stack trace.
  */
 public final class ExitCodes {
@@ -46,6 +49,10 @@ public final class ExitCodes {
    * named error inside. A message of several lines (a stack trace) is cut to its first.
    */
   public static String describe(Throwable e) {
+    Optional<String> denied = objectStoreDenial(e);
+    if (denied.isPresent()) {
+      return denied.get();
+    }
     Throwable shown = cause(e);
     String message = shown.getMessage();
     if (message == null) {
@@ -53,6 +60,25 @@ public final class ExitCodes {
     }
     int newline = message.indexOf('\n');
     return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  /**
+   * S3A reports a refused request (403: an unknown access key, a wrong secret, no credentials, a bucket policy)
+   * as an {@link AccessDeniedException} on the object it asked for, whose reason is the SDK's exception text
+   * ending with S3's error code ("...:SignatureDoesNotMatch"; {@code null} where the refused request was a HEAD,
+   * whose answer has no body): said as the object, the code and what to check.
+   */
+  private static Optional<String> objectStoreDenial(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AccessDeniedException denied && denied.getFile() != null && denied.getFile().startsWith("s3a:")) {
+        String reason = denied.getReason() == null ? "" : denied.getReason();
+        String code = reason.substring(reason.lastIndexOf(':') + 1);
+        return Optional.of(denied.getFile() + ": access denied" + (code.matches("[A-Za-z]+") && !code.equals("null")
+            ? " (" + code + ")" : "") + ": check fs.s3a.access.key and fs.s3a.secret.key (or"
+            + " fs.s3a.aws.credentials.provider) and their permissions on the bucket");
+      }
+    }
+    return Optional.empty();
   }
 
   private static Throwable cause(Throwable e) {

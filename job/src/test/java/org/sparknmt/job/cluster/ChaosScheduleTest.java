@@ -70,6 +70,18 @@ class ChaosScheduleTest {
     assertNotEquals(first, schedule("--faults", "30", "--seed", Integer.toString(seed + 1)));
   }
 
+  /** An object store has no daemons, quota or blocks to disturb: --store s3a draws from the kills alone. */
+  @Test
+  void theRunsOnS3aDrawOnlyTheKillsAndRefuseTheKindsOfHdfs() throws Exception {
+    List<String> schedule = schedule("--store", "s3a", "--faults", "9", "--seed", "1", "--steps", "48");
+
+    assertEquals("faults by kind: executor-kill 3, driver-kill 3, checkpoint-kill 3", schedule.get(schedule.size() - 1));
+    ScriptRun refused = ScriptRun.run(LocalCluster.projectRoot(), BuildDirs.fresh("chaos-schedule"), Map.of(),
+        Duration.ofMinutes(1), "scripts/chaos", "--store", "s3a", "--kinds", "executor-kill,quota", "--schedule");
+    assertEquals(2, refused.exitCode(), refused.output());
+    assertTrue(refused.output().contains("--kinds: quota not a kind of --store s3a"), refused.output());
+  }
+
   private static int step(String line) {
     String[] words = line.split(" ");
     return Arrays.stream(words).filter(w -> w.matches("\\d+")).mapToInt(Integer::parseInt).findFirst().orElseThrow();
