@@ -57,6 +57,27 @@ public final class ModelArtifact {
     writeZip(entries, out);
   }
 
+  /**
+   * What an artifact says about its model, from its first entry alone (where {@link #write} puts it):
+   * sizing a job's memory needs no parameters.
+   *
+   * @param source names the artifact in error messages
+   * @throws IllegalArgumentException when the first entry is not {@value #METADATA} or is too large
+   */
+  public static Metadata metadata(InputStream in, String source) throws IOException {
+    ZipInputStream zip = new ZipInputStream(in);
+    ZipEntry first = zip.getNextEntry();
+    if (first == null || !first.getName().equals(METADATA)) {
+      throw new IllegalArgumentException(source + ": not a sparknmt model artifact (its first entry is not " + METADATA + ")");
+    }
+    byte[] bytes = zip.readNBytes(Math.toIntExact(MAX_METADATA_BYTES + 1));
+    if (bytes.length > MAX_METADATA_BYTES) {
+      throw new IllegalArgumentException(source + ": entry '" + METADATA + "' inflates to more than " + MAX_METADATA_BYTES
+          + " bytes: a damaged or crafted file");
+    }
+    return JSON.readValue(bytes, Metadata.class);
+  }
+
   /** A model and what its artifact says about it. */
   public record Loaded(Metadata metadata, ComputationGraph graph) {}
 
