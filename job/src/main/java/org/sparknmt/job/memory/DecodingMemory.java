@@ -17,28 +17,27 @@ import org.sparknmt.model.nn.Transformer;
 public record DecodingMemory(long parameters, int models, long searchBytes, long stepBytes) {
   /**
    * The heap besides the checkpoints: Spark's driver and local executor in one JVM, the batches' text and
-   * hypotheses. A translate of the Multi30k validation set held 230-370 MiB with a 512m heap.
+   * hypotheses. A translate of the Multi30k validation set kept about 100 MiB live (after a collection);
+   * G1 fills whatever it is given before collecting.
    */
-  static final long BASE_HEAP = 384L << 20;
+  static final long BASE_HEAP = 256L << 20;
   /**
    * Heap bytes a parameter takes while a checkpoint is read and broadcast: the artifact's graph entry
    * (the parameters and, deflated, Adam's moments, about 11 bytes), the parameters inflated and rebuilt
    * into DL4J's zip (8), the graph serialized for the broadcast and its blocks (8), and room for a copy.
    */
   static final int HEAP_BYTES_PER_PARAMETER = 32;
-  /** ND4J's workspaces allocate 20 % more than their largest pass (PassWorkspace). */
-  static final double WORKSPACE_OVERALLOCATION = 1.2;
   /**
    * Floats the search's workspace holds per source token, decoder layer and d_model besides the stored
    * keys and values (2): the cross-attention's projections and their copies split into heads. Fitted to
-   * the workspaces of the Multi30k recipe's model at beam 4 and batch 128 (350 and 432 MiB for sources of
+   * the workspaces of the Multi30k recipe's model at beam 4 and batch 128 (291 and 360 MiB for sources of
    * up to 34 and 43 subwords: the formula gives 1.02x both).
    */
   static final int CROSS_PER_LAYER_WIDTH = 8;
   /**
    * Floats an encoder layer's temporaries hold per source token: per d_model (queries, keys, values, their
    * heads' copies, the attention's output, residuals, norms) and per d_ff (the hidden layer before and
-   * after its activation). Fitted as above: step workspaces of 118 and 149 MiB, the formula 1.03x both.
+   * after its activation). Fitted as above: step workspaces of 98 and 124 MiB, the formula 1.03x both.
    */
   static final int ENCODER_PER_D_MODEL = 14;
   static final int ENCODER_PER_D_FF = 2;
@@ -99,8 +98,9 @@ public record DecodingMemory(long parameters, int models, long searchBytes, long
     return (positions + VECTOR_FLOATS - 1) / VECTOR_FLOATS * VECTOR_FLOATS;
   }
 
+  /** A search's workspaces are sized exactly by their first, largest pass (PassWorkspace). */
   private static long workspace(long floats) {
-    return (long) (Float.BYTES * floats * WORKSPACE_OVERALLOCATION);
+    return Float.BYTES * floats;
   }
 
   private static long mib(long bytes) {
