@@ -57,6 +57,27 @@ public final class ModelArtifact {
     writeZip(entries, out);
   }
 
+  /**
+   * What an artifact says about its model, from its first entry alone (where {@link #write} puts it):
+   * sizing a job's memory needs no parameters.
+   *
+   * @param source names the artifact in error messages
+   * @throws IllegalArgumentException when the first entry is not {@value #METADATA} or is too large
+   */
+  public static Metadata metadata(InputStream in, String source) throws IOException {
+    ZipInputStream zip = new ZipInputStream(in);
+    ZipEntry first = zip.getNextEntry();
+    if (first == null || !first.getName().equals(METADATA)) {
+      throw new IllegalArgumentException(source + ": not a sparknmt model artifact (its first entry is not " + METADATA + ")");
+    }
+    byte[] bytes = zip.readNBytes(Math.toIntExact(MAX_METADATA_BYTES + 1));
+    if (bytes.length > MAX_METADATA_BYTES) {
+      throw new IllegalArgumentException(source + ": entry '" + METADATA + "' inflates to more than " + MAX_METADATA_BYTES
+          + " bytes: a damaged or crafted file");
+    }
+    return JSON.readValue(bytes, Metadata.class);
+  }
+
   /** A model and what its artifact says about it. */
   public record Loaded(Metadata metadata, ComputationGraph graph) {}
 
@@ -67,7 +88,21 @@ public final class ModelArtifact {
    * @throws IllegalArgumentException when the artifact is not a sparknmt model or its vocabulary hash differs
    */
   public static Loaded read(InputStream in, String expectedVocabularyHash, String source) throws IOException {
-    Map<String, byte[]> outer = entries(in, List.of(METADATA, GRAPH), source, (name, before) -> {
+    return read(in, expectedVocabularyHash, source, true);
+  }
+
+  /**
+   * Reads a model as {@link #read} does, without its updater state, which only training needs: Adam's
+   * two moments are twice the parameters, and a decoding JVM's heap held them, inflated and rebuilt into
+   * DL4J's zip, only to drop them.
+   */
+  public static Loaded readForDecoding(InputStream in, String expectedVocabularyHash, String source) throws IOException {
+    return read(in, expectedVocabularyHash, source, false);
+  }
+
+  private static Loaded read(InputStream in, String expectedVocabularyHash, String source, boolean updater)
+      throws IOException {
+    Map<String, byte[]> outer = entries(in, List.of(METADATA, GRAPH), List.of(METADATA, GRAPH), source, (name, before) -> {
       if (name.equals(METADATA)) {
         return MAX_METADATA_BYTES;
       }
@@ -91,14 +126,16 @@ public final class ModelArtifact {
           + ", but the vocabulary given has hash " + expectedVocabularyHash + "; use the run's own vocabulary");
     }
     long maxGraphBytes = maxGraphBytes(metadata);
-    Map<String, byte[]> graphEntries = entries(new ByteArrayInputStream(outer.get(GRAPH)), GRAPH_ENTRIES,
+    List<String> kept = updater ? GRAPH_ENTRIES
+        : GRAPH_ENTRIES.stream().filter(name -> !name.equals(ModelSerializer.UPDATER_BIN)).toList();
+    Map<String, byte[]> graphEntries = entries(new ByteArrayInputStream(outer.get(GRAPH)), GRAPH_ENTRIES, kept,
         source + "!" + GRAPH, (name, before) -> maxGraphBytes);
     for (String required : List.of(ModelSerializer.CONFIGURATION_JSON, ModelSerializer.COEFFICIENTS_BIN)) {
       if (!graphEntries.containsKey(required)) {
         throw new IllegalArgumentException(source + ": " + GRAPH + " has no " + required);
       }
     }
-    ComputationGraph graph = ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(zip(graphEntries)), true);
+    ComputationGraph graph = ModelSerializer.restoreComputationGraph(new ByteArrayInputStream(zip(graphEntries)), updater);
     return new Loaded(metadata, graph);
   }
 
@@ -121,10 +158,10 @@ public final class ModelArtifact {
    * more than {@code limit} says: a small crafted file can inflate to gigabytes, and is refused before
    * they are held. DL4J reads a zip through its central directory, this through its local headers, which
    * a crafted file can make disagree; so what DL4J gets is never the original file but a zip rebuilt from
-   * these entries.
+   * these entries. Allowed entries that are not {@code kept} are passed over unread.
    */
-  private static Map<String, byte[]> entries(InputStream in, List<String> allowed, String source, EntryLimit limit)
-      throws IOException {
+  private static Map<String, byte[]> entries(InputStream in, List<String> allowed, List<String> kept, String source,
+      EntryLimit limit) throws IOException {
     Map<String, byte[]> entries = new LinkedHashMap<>();
     ZipInputStream zip = new ZipInputStream(in);
     for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
@@ -132,6 +169,9 @@ public final class ModelArtifact {
         throw new IllegalArgumentException(source + ": refusing entry '" + e.getName()
             + "': a model file is code-equivalent input and this build reads only " + String.join(", ", allowed)
             + " from it; use checkpoints written by sparknmt from a trusted source");
+      }
+      if (!kept.contains(e.getName())) {
+        continue;
       }
       long max = limit.bytes(e.getName(), entries);
       byte[] bytes = zip.readNBytes(Math.toIntExact(max + 1));
@@ -147,7 +187,9 @@ public final class ModelArtifact {
   }
 
   private static byte[] zip(Map<String, byte[]> entries) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    // sized for the stored entries and their headers, so that it is not copied as it grows
+    long size = entries.values().stream().mapToLong(b -> b.length + 1024L).sum() + 1024;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(size, Integer.MAX_VALUE - 8));
     writeZip(entries, bytes);
     return bytes.toByteArray();
   }

@@ -50,6 +50,23 @@ class ModelArtifactTest {
   }
 
   @Test
+  void decodingReadsTheParametersWithoutTheTrainedUpdaterState() throws IOException {
+    ComputationGraph graph = TransformerFactory.create(CONFIG, 12, TransformerFactory.paperAdam(1e-3), 4,
+        DataType.FLOAT);
+    graph.fit(CopyTaskTest.batch(CopyTaskTest.sentences(new Random(1), 8)));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ModelArtifact.write(graph, "vocab-abc", bytes);
+
+    ModelArtifact.Loaded loaded = ModelArtifact.readForDecoding(new ByteArrayInputStream(bytes.toByteArray()), "vocab-abc", "mem");
+    assertEquals(CONFIG, loaded.metadata().config());
+    assertEquals(graph.params(), loaded.graph().params());
+    assertEquals(graph.output(CopyTaskTest.batch(CopyTaskTest.sentences(new Random(2), 4)).getFeatures())[0],
+        loaded.graph().output(CopyTaskTest.batch(CopyTaskTest.sentences(new Random(2), 4)).getFeatures())[0]);
+    assertEquals(0.0, loaded.graph().getUpdater().getStateViewArray().norm1Number().doubleValue(),
+        "Adam's moments were not read: a fresh updater's are zero");
+  }
+
+  @Test
   void anotherVocabularyIsAClearError() throws IOException {
     ComputationGraph graph = TransformerFactory.create(CONFIG, 12, 4);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

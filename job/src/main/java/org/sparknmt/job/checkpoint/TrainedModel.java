@@ -39,9 +39,12 @@ public record TrainedModel(CheckpointStore.Checkpoint checkpoint, TransformerCon
     return open(store, store.resolve(spec), data);
   }
 
-  /** A resolved checkpoint with the vocabulary of {@code data}, checked as {@link #read} checks it. */
+  /**
+   * A resolved checkpoint with the vocabulary of {@code data}, checked as {@link #read} checks it, for
+   * decoding: without the updater state.
+   */
   public static WithVocabulary open(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, PreparedData data) {
-    return new WithVocabulary(read(store, checkpoint, data.vocabularySha256()), data.vocabulary());
+    return new WithVocabulary(read(store, checkpoint, data.vocabularySha256(), false), data.vocabulary());
   }
 
   /**
@@ -53,6 +56,12 @@ public record TrainedModel(CheckpointStore.Checkpoint checkpoint, TransformerCon
    */
   public static TrainedModel read(CheckpointStore store, CheckpointStore.Checkpoint checkpoint,
       String vocabularySha256) {
+    return read(store, checkpoint, vocabularySha256, true);
+  }
+
+  /** As {@link #read(CheckpointStore, CheckpointStore.Checkpoint, String)}, with the updater state only when {@code updater}. */
+  private static TrainedModel read(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, String vocabularySha256,
+      boolean updater) {
     String trainedWith = checkpoint.state().vocabularySha256();
     if (!vocabularySha256.equals(trainedWith)) {
       throw new IllegalArgumentException("checkpoint " + checkpoint.path() + " was trained with vocabulary "
@@ -60,7 +69,9 @@ public record TrainedModel(CheckpointStore.Checkpoint checkpoint, TransformerCon
           + ": use the run (and its RUN/data) that the checkpoint belongs to");
     }
     try (InputStream in = store.openModel(checkpoint)) {
-      ModelArtifact.Loaded loaded = ModelArtifact.read(in, trainedWith, checkpoint.path().toString());
+      String source = checkpoint.path().toString();
+      ModelArtifact.Loaded loaded = updater ? ModelArtifact.read(in, trainedWith, source)
+          : ModelArtifact.readForDecoding(in, trainedWith, source);
       return new TrainedModel(checkpoint, loaded.metadata().config(), loaded.graph());
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("checkpoint " + checkpoint.path() + " is unreadable: " + e.getMessage(), e);

@@ -29,8 +29,13 @@ import org.sparknmt.model.decode.Translator;
  */
 public final class TranslationModel implements Serializable {
   private static final long serialVersionUID = 3L;
-  // as long as Spark keeps an idle executor thread
-  private static final long SEARCH_THREADS_IDLE_SECONDS = 60;
+  /**
+   * The threads this JVM's tasks search on, whatever the model: one per concurrent task, kept as long as
+   * Spark keeps an idle executor thread. Each model had threads of its own, and so a workspace on each:
+   * a JVM that searched with several models in turn (evaluating checkpoints, a shortlist beside the whole
+   * vocabulary, an ensemble) held every model's workspaces at once. Shared, the largest search sizes them.
+   */
+  private static final WorkspaceThreads SEARCH_THREADS = WorkspaceThreads.forSearches(60);
 
   private final String checkpoint;
   private final long step;
@@ -39,7 +44,6 @@ public final class TranslationModel implements Serializable {
   private final BpeModel vocabulary;
   private final Shortlist shortlist;
   private transient volatile List<ComputationGraph> graphs;
-  private transient volatile WorkspaceThreads searchThreads;
 
   private TranslationModel(String checkpoint, long step, int maxLength, List<byte[]> graphBytes, BpeModel vocabulary,
       Shortlist shortlist) {
@@ -156,19 +160,9 @@ public final class TranslationModel implements Serializable {
         new BpeEncoder(vocabulary), config, maxLength);
   }
 
-  /** The threads this JVM's tasks search on with this model ({@link WorkspaceThreads}), made on the first call. */
+  /** The threads this JVM's tasks search on ({@link #SEARCH_THREADS}). */
   public WorkspaceThreads searchThreads() {
-    WorkspaceThreads threads = searchThreads;
-    if (threads == null) {
-      synchronized (this) {
-        threads = searchThreads;
-        if (threads == null) {
-          threads = WorkspaceThreads.forSearches(SEARCH_THREADS_IDLE_SECONDS);
-          searchThreads = threads;
-        }
-      }
-    }
-    return threads;
+    return SEARCH_THREADS;
   }
 
   private List<ComputationGraph> graphs() {

@@ -41,6 +41,21 @@ public final class PassWorkspace {
       .policySpill(SpillPolicy.REALLOCATE)
       .build();
 
+  /**
+   * A search's two: sized exactly by their first pass. Batches are searched longest first, so the first
+   * batch (and its first encoder layer) needs the most, and the 20 % only held memory: two local[2]
+   * searches of the Multi30k recipe at beam 4 and batch 128 held 175 MiB of it. A later, larger search
+   * still grows them.
+   */
+  private static final WorkspaceConfiguration SEARCH_CONFIGURATION = WorkspaceConfiguration.builder()
+      .initialSize(0)
+      .overallocationLimit(0)
+      .policyAllocation(AllocationPolicy.STRICT)
+      .policyLearning(CONFIGURATION.getPolicyLearning())
+      .policyReset(CONFIGURATION.getPolicyReset())
+      .policySpill(CONFIGURATION.getPolicySpill())
+      .build();
+
   private PassWorkspace() {}
 
   /**
@@ -73,7 +88,7 @@ public final class PassWorkspace {
 
   /** Opens (activates) the workspace named id on this thread; close it when the pass ends. */
   public static MemoryWorkspace open(String id) {
-    return Nd4j.getWorkspaceManager().getAndActivateWorkspace(CONFIGURATION, id);
+    return Nd4j.getWorkspaceManager().getAndActivateWorkspace(id.equals(SEARCH) || id.equals(SEARCH_STEP) ? SEARCH_CONFIGURATION : CONFIGURATION, id);
   }
 
   /**
