@@ -45,7 +45,8 @@ def main(results, plot, benchmarks):
               "`local[2]`. The Multi30k en-de recipe with its global batch of 3,000 target-side tokens kept: "
               "`data.max_tokens` = 3000 / W, k = 10, one variant after the other on this machine. `wW-plain` changes "
               "only W and the batch; `wW` is the recommended setting for W (`conf/multi30k-en-de-wW.conf`; W = 2 is the "
-              "recipe, W = 1 one worker of 3,000 tokens). BLEU: greedy sacreBLEU on the first 500 validation sentences "
+              "recipe, W = 1 one worker of 3,000 tokens); any other `wW-NAME` is a candidate tried against it, "
+              "described in [the many-workers note](docs/notes/2026-12-05-many-workers.md). BLEU: greedy sacreBLEU on the first 500 validation sentences "
               "(val500) after each epoch. Epochs to a BLEU: linear between the two epochs around it; the ratio is to "
               "W = 2's. Fit share: the median over rounds of the task slots' time spent fitting (with W above the 2 "
               "cores, the workers fit in waves). Load: the load averages when the variant's scoring started.")
