@@ -224,7 +224,11 @@ w(f"Target tokens emitted by sparknmt: {fmt(num('translate.b1.ours.tokens'))} (b
 w("")
 w(f"Peak resident memory (GNU time, the launcher's memory settings, all runs of both beams in one process each): "
   f"sparknmt {fmt(num('translate.ours.rss_mib'))} MiB (the JVM, Spark local mode included), PyTorch "
-  f"{fmt(num('translate.peer.rss_mib'))} MiB; ratio {ratio(num('translate.ours.rss_mib'), num('translate.peer.rss_mib'))}.")
+  f"{fmt(num('translate.peer.rss_mib'))} MiB; ratio {ratio(num('translate.ours.rss_mib'), num('translate.peer.rss_mib'))}. "
+  f"`sparknmt memory --source-length {fmt(num('translate.longest_source'))}` (this input's longest source in subwords) "
+  f"plans {fmt(num('translate.ours.planned_mib'))} MiB for the largest of those searches (beam 4, an ensemble of two "
+  f"checkpoints): planned over measured {ratio(num('translate.ours.planned_mib'), num('translate.ours.rss_mib'))}. "
+  "The launcher, which does not read the input, plans for `data.max_subwords` instead.")
 
 # First step
 w("")

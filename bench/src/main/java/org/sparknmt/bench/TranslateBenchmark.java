@@ -8,6 +8,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknmt.datasets.clean.Normalizer;
+import org.sparknmt.datasets.vocab.BpeEncoder;
+import org.sparknmt.datasets.vocab.BpeModel;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.evaluate.EvaluateJob;
 import org.sparknmt.job.metrics.BleuScore;
@@ -58,6 +61,19 @@ public final class TranslateBenchmark implements Callable<Integer> {
   /** The best text of a beam search: translate without n-best, sampling or prefix options. */
   private static final HypothesesConfig BEST = HypothesesConfig.best();
 
+  /** The most subwords of one input line, normalized and encoded as translate encodes it. */
+  private static int longestSource(JavaSparkContext sc, TranslationModel model, String input) {
+    BpeModel vocabulary = model.vocabulary();
+    return sc.textFile(input).mapPartitions(lines -> {
+      BpeEncoder bpe = new BpeEncoder(vocabulary);
+      int longest = 0;
+      while (lines.hasNext()) {
+        longest = Math.max(longest, bpe.encode(Normalizer.normalize(lines.next())).length);
+      }
+      return List.of(longest).iterator();
+    }).reduce(Math::max);
+  }
+
   private record Timed(TranslateJob.Result result, String load) {}
 
   public static void main(String[] args) {
@@ -79,6 +95,8 @@ public final class TranslateBenchmark implements Callable<Integer> {
           partitions == 0 ? "translate's default" : partitions, batchSize, defaults.search().lengthPenalty().alpha(), setup.repeats);
       System.out.printf("  warm-up, this JVM's first pass (beam 4): %.1f s, %.1f target tokens/s%n", warmUp.seconds(),
           warmUp.tokensPerSecond());
+      // what `sparknmt memory --source-length` needs to plan this input's searches, which it cannot read
+      System.out.printf("longest source: %d subwords%n", longestSource(sc, model, input));
       for (int beam : new int[] {1, 4}) {
         time(sc, "beam " + beam, model, defaults.withSearch(defaults.search().withBeamWidth(beam)), BEST, work);
       }
