@@ -81,21 +81,24 @@ NODES = (1, 8, 32, 128)
 
 
 def measured_workers(bench_dir, bleu):
-    """W -> (epochs to bleu or None, median seconds of a worker step on one core) of every wW variant
-    (the recommended settings; wW-plain left out) that scripts/bench-workers left in bench_dir."""
+    """W -> (epochs to bleu or None, median seconds of a worker step on one core): the epochs of every wW
+    variant (the recommended settings) that scripts/bench-workers left in bench_dir; the step time the
+    least of any variant of that W (wW-plain and candidates too: the same step, whatever the outer settings,
+    so the least disturbed run is taken)."""
     import csv, glob, json, os, re, statistics
+    from collections import defaultdict
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
     sys.dont_write_bytecode = True
     from importlib import import_module
     report = import_module("workers-report")
-    found = {}
+    epochs, step_s = {}, defaultdict(list)
     for results in glob.glob(os.path.join(bench_dir, "w*", "results.tsv")):
         name = os.path.basename(os.path.dirname(results))
-        if not re.fullmatch(r"w\d+", name):
-            continue
-        w = int(name[1:])
-        curve = sorted((int(r["epoch"]), float(r["bleu"]), r)
-                       for r in csv.DictReader(open(results, encoding="utf-8"), delimiter="\t"))
+        w = report.workers_of(name)
+        if re.fullmatch(r"w\d+", name):
+            curve = sorted((int(r["epoch"]), float(r["bleu"]), r)
+                           for r in csv.DictReader(open(results, encoding="utf-8"), delimiter="\t"))
+            epochs[w] = report.epochs_to(curve, bleu)
         rounds = [json.loads(l) for l in open(os.path.join(bench_dir, name, "run", "metrics", "train.jsonl")) if l.strip()]
         steps = []
         for previous, r in zip(rounds, rounds[1:]):
@@ -103,8 +106,8 @@ def measured_workers(bench_dir, bleu):
             wall = r["train_s"] - previous["train_s"]
             # the workers' summed fit seconds: fit_share is over the min(W, 2) workers fitting at once
             steps.append(r["fit_share"] * wall * min(w, 2) / (w * k))
-        found[w] = (report.epochs_to(curve, bleu), statistics.median(steps))
-    return found
+        step_s[w].append(statistics.median(steps))
+    return {w: (e, min(step_s[w])) for w, e in epochs.items()}
 
 
 def time_to_bleu(bleu, bench_dir):
