@@ -53,7 +53,10 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
         .set("spark.executor.extraJavaOptions", "--add-modules=jdk.incubator.vector"
             + " -Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
                 + " -Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile", ""))
-        .set("spark.worker.dir", work.resolve("worker").toString());
+        .set("spark.worker.dir", work.resolve("worker").toString())
+        // a listener queue whose stop signal went missing (seen once after a test interrupted the driver's
+        // thread on a heavily loaded host) would make stop() wait for ever; give up on it after a minute
+        .set("spark.scheduler.listenerbus.exitTimeout", "60000");
     for (Map.Entry<String, String> setting : settings.entrySet()) {
       String key = setting.getKey();
       conf.set(key, key.equals("spark.executor.extraJavaOptions") ? conf.get(key) + " " + setting.getValue() : setting.getValue());
