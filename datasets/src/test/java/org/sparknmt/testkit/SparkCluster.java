@@ -54,8 +54,8 @@ public final class SparkCluster implements BeforeAllCallback, AfterAllCallback {
             + " -Djava.io.tmpdir=" + buildDir + "/tmp -Dorg.bytedeco.javacpp.cachedir=" + buildDir + "/javacpp"
                 + " -Dlog4j2.configurationFile=" + System.getProperty("log4j2.configurationFile", ""))
         .set("spark.worker.dir", work.resolve("worker").toString())
-        // a listener queue whose stop signal went missing (seen once after a test interrupted the driver's
-        // thread on a heavily loaded host) would make stop() wait for ever; give up on it after a minute
+        // a listener queue left stopped without its stop signal (TrainJob's listener removal on an interrupted
+        // thread did that once) makes stop() wait for ever: a minute, and the class's tests end
         .set("spark.scheduler.listenerbus.exitTimeout", "60000");
     for (Map.Entry<String, String> setting : settings.entrySet()) {
       String key = setting.getKey();

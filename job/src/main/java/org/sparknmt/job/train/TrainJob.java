@@ -137,8 +137,19 @@ public final class TrainJob {
           config.warmupSteps(), config.lr()), store, averaging, train, valid, batches, workers, progress, metrics,
           data.vocabulary(), resumeFrom.map(c -> c.path().getName()).orElse(null)).run(state);
     } finally {
-      sc.sc().removeSparkListener(received);
-      train.rdd().unpersist(false);
+      // Spark stops a listener queue that this removal empties with a blocking put of its stop signal. On a
+      // thread whose interrupt ended the training (a killed checkpoint write) that put throws at once, the
+      // queue is left stopped without the signal, and SparkContext.stop() waits on it for ever; so the
+      // removal runs uninterrupted and the interrupt is restored after it.
+      boolean interrupted = Thread.interrupted();
+      try {
+        sc.sc().removeSparkListener(received);
+        train.rdd().unpersist(false);
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 
