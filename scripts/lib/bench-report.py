@@ -229,6 +229,13 @@ w(f"Peak resident memory (GNU time, the launcher's memory settings, all runs of 
   f"plans {fmt(num('translate.ours.planned_mib'))} MiB for the largest of those searches (beam 4, an ensemble of two "
   f"checkpoints): planned over measured {ratio(num('translate.ours.planned_mib'), num('translate.ours.rss_mib'))}. "
   "The launcher, which does not read the input, plans for `data.max_subwords` instead.")
+w("")
+w(f"`sparknmt translate --beam 4` as a user runs it (its own process, the launcher's defaults: the memory it plans "
+  f"from the model, translate's batch size and partitions) on the same input: peak {fmt(num('translate.cli.rss_mib'))} "
+  f"MiB against PyTorch's {fmt(num('translate.peer.rss_mib'))} MiB, ratio "
+  f"{ratio(num('translate.cli.rss_mib'), num('translate.peer.rss_mib'))}; the launcher planned "
+  f"{fmt(num('translate.cli.planned_mib'))} MiB for it (`sparknmt memory`), planned over measured "
+  f"{ratio(num('translate.cli.planned_mib'), num('translate.cli.rss_mib'))}.")
 
 # First step
 w("")
