@@ -123,7 +123,10 @@ w(f"`scripts/bench-train CONFIG {r.get('train.vocab', '?')} {r.get('train.batch'
   f"{r.get('train.steps', '?')} 2`: sparknmt's `TrainBench` (`ComputationGraph.fit` on a fixed random batch of "
   f"{r.get('train.batch', '?')} pairs x {r.get('train.seq', '?')} tokens, vocab {r.get('train.vocab', '?')}, tied "
   "embeddings, label smoothing 0.1, Adam, 2 threads) against `scripts/torch-train-bench.py` at the same size, batch "
-  "and threads, after 2 warm-up steps. Peak RSS: the whole process (GNU time). FLOPs: the matmuls of the forward pass "
+  f"and threads, after 2 warm-up steps, {r.get('train.small.repeats', '1')} times each, alternating (sparknmt, then the peer): "
+  "the medians, and the range of the pairs' ratios. The peer's speed varies between runs minutes apart and falls "
+  "far more than sparknmt's under load, so one pair's ratio is good to about a third ([a same-run comparison of "
+  "two commits](docs/notes/2026-12-06-throughput-ratio.md)). Peak RSS: the largest of each side's runs, the whole process (GNU time). FLOPs: the matmuls of the forward pass "
   "(Q/K/V/output projections, attention scores and weighted values over the full length, cross-attention, FFN, the "
   "output projection onto the vocabulary) x 3 for forward + backward (`org.sparknmt.bench.FlopCount`); "
   "embeddings, softmax, layer norm, loss and the optimizer are not counted. The count is the same for both systems.")
@@ -139,7 +142,7 @@ for size in r.get("train.sizes", "").split():
     gb = b * flops / 1e9 if b and flops else None
     w("| | sparknmt | PyTorch | sparknmt / PyTorch |")
     w("| --- | --- | --- | --- |")
-    w(f"| target tokens/s | {fmt(a)} | {fmt(b)} | {ratio(a, b)} |")
+    w(f"| target tokens/s (median) | {fmt(a)} | {fmt(b)} | {ratio(a, b)} (pairs: {r.get(k + '.ratio_range', 'n/a')}) |")
     w(f"| ms/step | {fmt(num(k + '.ours.ms_step'), 1)} | {fmt(num(k + '.peer.ms_step'), 1)} | "
       f"{ratio(num(k + '.ours.ms_step'), num(k + '.peer.ms_step'))} |")
     w(f"| peak RSS, MiB | {fmt(num(k + '.ours.rss_mib'))} | {fmt(num(k + '.peer.rss_mib'))} | "
