@@ -33,13 +33,17 @@ import org.sparknmt.model.infer.Buffers;
  * <p>The sum lives in one array as large as the parameters, beside the network's own gradient, which
  * every backward pass overwrites; {@link #close} frees it.
  */
-final class MicroBatches implements AutoCloseable {
+public final class MicroBatches implements AutoCloseable {
   private final ComputationGraph net;
   private final INDArray sum;
 
   /** Steps of {@code net} computed in parts, with a sum as large as its gradient. */
-  MicroBatches(ComputationGraph net) {
+  public MicroBatches(ComputationGraph net) {
     this.net = net;
+    if (net.getFlattenedGradients() == null) {
+      // a network that has not been fitted yet: fit() would make the gradients' views first
+      net.initGradientsView();
+    }
     INDArray gradient = net.getFlattenedGradients();
     try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
       this.sum = Nd4j.createUninitialized(gradient.dataType(), gradient.shape(), gradient.ordering());
@@ -47,10 +51,10 @@ final class MicroBatches implements AutoCloseable {
   }
 
   /** One part of a batch: its arrays, and its share of the batch's target tokens, the weight of its gradient and loss. */
-  record Part(MultiDataSet data, double weight) {}
+  public record Part(MultiDataSet data, double weight) {}
 
   /** {@code batch} cut into at most {@code n} parts ({@link #split}), each as the model trains on it. */
-  static List<Part> parts(Batch batch, int n) {
+  public static List<Part> parts(Batch batch, int n) {
     double total = FitBatchesAsGiven.targetTokens(batch);
     List<Part> parts = new ArrayList<>();
     for (Batch group : split(batch, n)) {
@@ -63,7 +67,7 @@ final class MicroBatches implements AutoCloseable {
    * One optimizer step on the batch cut into {@code parts}, their dropout drawn from {@code seed}; returns
    * the whole batch's score (the mean loss per target token).
    */
-  double fit(List<Part> parts, long seed) {
+  public double fit(List<Part> parts, long seed) {
     INDArray gradient = net.getFlattenedGradients();
     double score = 0;
     long pairs = 0;
@@ -116,7 +120,7 @@ final class MicroBatches implements AutoCloseable {
    * about equal target tokens (each target plus its EOS): group g ends where the running sum comes
    * nearest (g + 1) / groups of the batch's.
    */
-  static List<Batch> split(Batch batch, int n) {
+  public static List<Batch> split(Batch batch, int n) {
     List<EncodedPair> pairs = batch.pairs();
     int groups = Math.min(n, pairs.size());
     long[] before = new long[pairs.size() + 1];

@@ -151,10 +151,10 @@ class MicroBatchesTest {
   @Test
   void dropoutMasksFollowTheSeed() {
     TransformerConfig dropout = MODEL.toBuilder().dropout(0.1).attentionDropout(0.1).build();
-    ComputationGraph start = network(dropout, 0);
-    ComputationGraph first = copy(start);
-    ComputationGraph again = copy(start);
-    ComputationGraph otherSeed = copy(start);
+    // new networks, as a worker's first round gets (from the same seed: the same parameters)
+    ComputationGraph first = network(dropout, 0);
+    ComputationGraph again = network(dropout, 0);
+    ComputationGraph otherSeed = network(dropout, 0);
     double firstScore;
     double otherScore;
     try (MicroBatches a = new MicroBatches(first); MicroBatches b = new MicroBatches(again);
