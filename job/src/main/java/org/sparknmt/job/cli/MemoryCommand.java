@@ -54,10 +54,16 @@ public final class MemoryCommand implements Callable<Integer> {
     TransformerConfig model = config.bind("model", TransformerConfig.class);
     PrepareConfig data = config.bind("data", PrepareConfig.class);
     TrainConfig train = config.bind("train", TrainConfig.class);
-    MemoryPlan plan = MemoryPlan.of(model, data.vocabSize(), data.maxTokens());
+    MemoryPlan plan =
+        MemoryPlan.of(model, data.vocabSize(), data.maxTokens(), train.microBatches(), data.maxSubwords() + 1);
     System.out.printf("model: %,d parameters (d_model %d, d_ff %d, %d+%d layers, vocabulary %d); data.max_tokens %d%n",
         plan.parameters(), model.dModel(), model.dFf(), model.layers(), model.layers(), data.vocabSize(), data.maxTokens());
-    System.out.printf("  model state (parameters, gradients, Adam, averaging copies): %d MiB%n", plan.modelStateBytes() >> 20);
+    if (train.microBatches() > 1) {
+      System.out.printf("  train.micro_batches %d: a step's passes cover up to %d tokens at a time%n", train.microBatches(),
+          plan.stepTokens());
+    }
+    System.out.printf("  model state (parameters, gradients, Adam, averaging copies%s): %d MiB%n",
+        train.microBatches() > 1 ? ", gradients' sum" : "", plan.modelStateBytes() >> 20);
     System.out.printf("  one training step's arrays (ND4J workspace):                %d MiB%n", plan.activationBytes() >> 20);
     System.out.printf("cluster, one training task per executor:%n");
     System.out.printf("  spark.executor.memory=%dm spark.executor.memoryOverhead=%dm%n", plan.executorHeapMib(),

@@ -56,7 +56,8 @@ public final class TrainCommand implements Callable<Integer> {
     CheckpointWritePause checkpointPause = CheckpointWritePause.fromEnvironment(System.getenv());
     LOG.info("effective configuration:\n{}", config.render());
     PrepareConfig data = config.bind("data", PrepareConfig.class);
-    MemoryPlan memory = MemoryPlan.of(model, data.vocabSize(), data.maxTokens());
+    MemoryPlan memory =
+        MemoryPlan.of(model, data.vocabSize(), data.maxTokens(), train.microBatches(), data.maxSubwords() + 1);
     LOG.info("memory for one training task per executor (sparknmt memory): {}", memory.sparkSubmitArgs());
     SparkConf sparkConf = spark.sparkConf("sparknmt train " + run);
     // the driver gathers one averaged state a round, which passes Spark's 1g default from about 89 M parameters

@@ -11,10 +11,12 @@ import org.sparknmt.model.nn.Transformer;
  *
  * @param parameters the model's parameter count
  * @param maxTokens data.max_tokens: the most tokens, padding included, of a batch's longer side
- * @param modelStateBytes parameters, gradients, Adam's two moments and parameter averaging's copies
- * @param activationBytes the training step's workspace at maxTokens
+ * @param stepTokens the tokens one forward and backward pass covers: maxTokens, or with train.micro_batches a part's
+ * @param modelStateBytes parameters, gradients, Adam's two moments and parameter averaging's copies (and with
+ *     micro-batches the gradients' sum)
+ * @param activationBytes the training step's workspace at stepTokens
  */
-public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, long activationBytes) {
+public record MemoryPlan(long parameters, int maxTokens, int stepTokens, long modelStateBytes, long activationBytes) {
   /** Float copies of the parameters a worker holds: values, gradients, Adam m and v, and averaging's broadcast and result. */
   static final int STATE_COPIES = 10;
   /**
@@ -56,21 +58,45 @@ public record MemoryPlan(long parameters, int maxTokens, long modelStateBytes, l
   static final int REDUCER_RESULT_COPIES = 3;
 
   public MemoryPlan {
-    if (parameters <= 0 || maxTokens <= 0 || modelStateBytes <= 0 || activationBytes <= 0) {
+    if (parameters <= 0 || maxTokens <= 0 || stepTokens <= 0 || modelStateBytes <= 0 || activationBytes <= 0) {
       throw new IllegalArgumentException("a memory plan needs positive sizes");
     }
   }
 
-  /** The plan for a model of this configuration and vocabulary, trained on batches of up to maxTokens tokens. */
+  /** The plan for a model of this configuration and vocabulary, trained on whole batches of up to maxTokens tokens. */
   public static MemoryPlan of(TransformerConfig model, int vocabSize, int maxTokens) {
+    return of(model, vocabSize, maxTokens, 1, maxTokens);
+  }
+
+  /**
+   * The plan for batches of up to maxTokens tokens whose steps are computed in {@code microBatches} parts
+   * (train.micro_batches): a step's workspace holds one part's activations, ceil(maxTokens / microBatches)
+   * tokens, but at least those of the longest pair ({@code longestPair} tokens, data.max_subwords + 1), which a
+   * part holds whole; and the worker holds one more copy of the parameters, the parts' gradients' sum.
+   */
+  public static MemoryPlan of(TransformerConfig model, int vocabSize, int maxTokens, int microBatches, int longestPair) {
     if (maxTokens <= 0) {
       throw new IllegalArgumentException("data.max_tokens must be positive to size memory, got " + maxTokens);
     }
+    if (microBatches <= 0) {
+      throw new IllegalArgumentException("train.micro_batches must be positive to size memory, got " + microBatches);
+    }
+    int stepTokens = stepTokens(maxTokens, microBatches, longestPair);
     long parameters = Transformer.layout(model, vocabSize).size();
     long floatsPerToken = (long) PER_VOCAB * vocabSize
         + (long) PER_LAYER_WIDTH * model.layers() * (model.dModel() + model.dFf());
-    long activations = (long) (Float.BYTES * floatsPerToken * maxTokens * WORKSPACE_OVERALLOCATION);
-    return new MemoryPlan(parameters, maxTokens, (long) STATE_COPIES * Float.BYTES * parameters, activations);
+    long activations = (long) (Float.BYTES * floatsPerToken * stepTokens * WORKSPACE_OVERALLOCATION);
+    int copies = microBatches > 1 ? STATE_COPIES + 1 : STATE_COPIES;
+    return new MemoryPlan(parameters, maxTokens, stepTokens, (long) copies * Float.BYTES * parameters, activations);
+  }
+
+  /** The tokens of one part of a batch of maxTokens cut into microBatches parts of whole pairs. */
+  static int stepTokens(int maxTokens, int microBatches, int longestPair) {
+    if (microBatches == 1) {
+      return maxTokens;
+    }
+    int share = (maxTokens + microBatches - 1) / microBatches;
+    return Math.min(maxTokens, Math.max(share, longestPair));
   }
 
   /** spark.executor.memory, in MiB. */

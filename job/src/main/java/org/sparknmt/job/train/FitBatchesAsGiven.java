@@ -32,6 +32,7 @@ final class FitBatchesAsGiven
   private final boolean returnUpdater;
   private final long dropoutSeed;
   private final long startStep;
+  private final int microBatches;
   private final WorkerTimings timings;
   private final SliceReducers reducers;
   private final Broadcast<ResidentWorkers> workers;
@@ -49,14 +50,16 @@ final class FitBatchesAsGiven
   /**
    * @param returnUpdater whether Adam's state comes back for averaging
    * @param startStep the global step before this round: the learning-rate schedule and Adam's bias correction continue from it
+   * @param microBatches train.micro_batches: the parts each batch's step is computed in ({@link MicroBatches}); 1 = whole
    * @param workers the training run's resident workers, once per executor
    */
   FitBatchesAsGiven(Broadcast<RoundStart> start, boolean returnUpdater, long dropoutSeed, long startStep,
-      WorkerTimings timings, SliceReducers reducers, Broadcast<ResidentWorkers> workers) {
+      int microBatches, WorkerTimings timings, SliceReducers reducers, Broadcast<ResidentWorkers> workers) {
     this.start = start;
     this.returnUpdater = returnUpdater;
     this.dropoutSeed = dropoutSeed;
     this.startStep = startStep;
+    this.microBatches = microBatches;
     this.timings = timings;
     this.reducers = reducers;
     this.workers = workers;
@@ -96,21 +99,36 @@ final class FitBatchesAsGiven
 
   /**
    * Fits {@code batches} in order with {@code net}, which holds the broadcast state, on this thread:
-   * the learning-rate schedule and Adam's bias correction continue from the round's global step.
+   * the learning-rate schedule and Adam's bias correction continue from the round's global step. With
+   * micro-batches each batch's step is computed in parts ({@link MicroBatches}); otherwise by
+   * {@code net.fit}, DL4J's own step.
    */
   Fitted fit(ComputationGraph net, List<Tuple2<Integer, Batch>> batches) {
     net.getConfiguration().setIterationCount(Math.toIntExact(startStep));
-    for (Tuple2<Integer, Batch> slotted : batches) {
-      long dataStart = System.nanoTime();
-      var batch = MultiDataSets.of(slotted._2());
-      timings.addData(System.nanoTime() - dataStart);
-      Nd4j.getRandom().setSeed(Seeds.mix(dropoutSeed, slotted._1()));
-      long fitStart = System.nanoTime();
-      net.fit(batch);
-      timings.addFit(System.nanoTime() - fitStart);
-      timings.addBatch(targetTokens(slotted._2()));
+    double score = Double.NaN;
+    try (MicroBatches inParts = microBatches > 1 ? new MicroBatches(net) : null) {
+      for (Tuple2<Integer, Batch> slotted : batches) {
+        long seed = Seeds.mix(dropoutSeed, slotted._1());
+        long dataStart = System.nanoTime();
+        if (inParts != null) {
+          List<MicroBatches.Part> parts = MicroBatches.parts(slotted._2(), microBatches);
+          timings.addData(System.nanoTime() - dataStart);
+          long fitStart = System.nanoTime();
+          score = inParts.fit(parts, seed);
+          timings.addFit(System.nanoTime() - fitStart);
+        } else {
+          var batch = MultiDataSets.of(slotted._2());
+          timings.addData(System.nanoTime() - dataStart);
+          Nd4j.getRandom().setSeed(seed);
+          long fitStart = System.nanoTime();
+          net.fit(batch);
+          timings.addFit(System.nanoTime() - fitStart);
+          score = net.score();
+        }
+        timings.addBatch(targetTokens(slotted._2()));
+      }
     }
-    return new Fitted(net, net.score(), PassWorkspace.size(PassWorkspace.TRAINING_STEP));
+    return new Fitted(net, score, PassWorkspace.size(PassWorkspace.TRAINING_STEP));
   }
 
   /** Tokens the loss covers: each target plus its EOS. */

@@ -35,6 +35,8 @@ final class ParameterAveraging implements AutoCloseable {
   private final JavaSparkContext sc;
   private final ComputationGraph network;
   private final boolean averageUpdater;
+  /** train.micro_batches: the parts each batch's step is computed in. */
+  private final int microBatches;
   private final WorkerTimings timings;
   /** null: plain averaging. */
   private final BlockMomentum outer;
@@ -46,12 +48,13 @@ final class ParameterAveraging implements AutoCloseable {
   /** What the executors keep of their workers between rounds, for as long as this training runs. */
   private final Broadcast<ResidentWorkers> workers;
 
-  ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, WorkerTimings timings,
-      BlockMomentum outer, DriverBytesIn received) {
+  ParameterAveraging(JavaSparkContext sc, ComputationGraph network, boolean averageUpdater, int microBatches,
+      WorkerTimings timings, BlockMomentum outer, DriverBytesIn received) {
     this.sc = sc;
     this.received = received;
     this.network = network;
     this.averageUpdater = averageUpdater;
+    this.microBatches = microBatches;
     this.timings = timings;
     this.outer = outer;
     this.workers = sc.broadcast(new ResidentWorkers());
@@ -80,7 +83,7 @@ final class ParameterAveraging implements AutoCloseable {
     List<AverageSlice.Averaged> slices;
     try (LocalTaskThreads shared = LocalTaskThreads.share(round.context(), round.getNumPartitions())) {
       JavaPairRDD<Long, FitBatchesAsGiven.WorkerSlice> parts = JavaPairRDD.fromJavaRDD(round.mapPartitionsWithIndex(
-          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, timings, reducers, workers), false));
+          new FitBatchesAsGiven(start, averageUpdater, dropoutSeed, startStep, microBatches, timings, reducers, workers), false));
       sc.setLocalProperty(DriverBytesIn.PROPERTY, Long.toString(startStep));
       JavaFutureAction<List<AverageSlice.Averaged>> job;
       try {

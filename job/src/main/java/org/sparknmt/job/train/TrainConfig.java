@@ -13,6 +13,7 @@ public record TrainConfig(
     int workers,
     int averagingFrequency,
     boolean averageUpdaterState,
+    int microBatches,
     String storageLevel,
     int cachePartitionBatches,
     int maxEpochs,
@@ -34,6 +35,7 @@ public record TrainConfig(
   public TrainConfig {
     nonNegative("workers", workers);
     positive("averaging_frequency", averagingFrequency);
+    positive("micro_batches", microBatches);
     positive("cache_partition_batches", cachePartitionBatches);
     positive("max_epochs", maxEpochs);
     nonNegative("max_steps", maxSteps);

@@ -126,7 +126,8 @@ public final class TrainJob {
         : BlockMomentum.resumed(config.outer(), store, resumeFrom);
     DriverBytesIn received = DriverBytesIn.register(sc.sc());
     ParameterAveraging averaging =
-        new ParameterAveraging(sc, graph, config.averageUpdaterState(), timings, outer, received);
+        new ParameterAveraging(sc, graph, config.averageUpdaterState(), config.microBatches(), timings, outer,
+            received);
     LOG.info("{} training batches, {} valid batches; {} workers x {} batches per averaging round",
         batches, valid.size(), workers, config.averagingFrequency());
 

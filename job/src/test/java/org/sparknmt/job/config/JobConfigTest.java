@@ -149,6 +149,18 @@ class JobConfigTest {
   }
 
   @Test
+  void microBatchesBelowOneAreRefusedNamingTheKey() {
+    for (String value : List.of("0", "-2")) {
+      JobConfig config = JobConfig.load(null, List.of("train.micro_batches=" + value));
+      ConfigException e = assertThrows(ConfigException.class, () -> config.bind("train", TrainConfig.class), value);
+      assertTrue(e.getMessage().contains("'train'") && e.getMessage().contains("micro_batches must be positive")
+          && e.getMessage().endsWith("got " + value), e.getMessage());
+    }
+    assertEquals(1, JobConfig.load(null, List.of()).bind("train", TrainConfig.class).microBatches());
+    assertEquals(3, JobConfig.load(null, List.of("train.micro_batches=3")).bind("train", TrainConfig.class).microBatches());
+  }
+
+  @Test
   void theDeEnRecipeIsTheEnDeRecipe() {
     Path conf = Path.of(System.getProperty("sparknmt.build.dir")).getParent().resolve("conf");
     JobConfig enDe = JobConfig.load(conf.resolve("multi30k-en-de.conf"), List.of());

@@ -10,7 +10,7 @@ import org.sparknmt.job.train.SliceReducers;
 class DriverHeapPlanTest {
   /** Only the parameter count enters the driver's plan. */
   private static MemoryPlan plan(long parameters) {
-    return new MemoryPlan(parameters, 1500, 1, 1);
+    return new MemoryPlan(parameters, 1500, 1500, 1, 1);
   }
 
   @Test

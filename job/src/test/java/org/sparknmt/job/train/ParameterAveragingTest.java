@@ -45,7 +45,7 @@ class ParameterAveragingTest {
     ComputationGraph graph = network();
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     FitBatchesAsGiven fit =
-        new FitBatchesAsGiven(start, true, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2), null);
+        new FitBatchesAsGiven(start, true, 11, 40, 1, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 2), null);
     FitBatchesAsGiven.Fitted first;
     FitBatchesAsGiven.Fitted second;
     // with the threads each of the round's two tasks gets, so that the workers' arithmetic is the same
@@ -85,7 +85,7 @@ class ParameterAveragingTest {
   void aKeptNetworkResetToARoundsStartFitsAsANewOneWould(boolean withUpdater) {
     ComputationGraph graph = network();
     FitBatchesAsGiven fit =
-        new FitBatchesAsGiven(null, withUpdater, 11, 40, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1), null);
+        new FitBatchesAsGiven(null, withUpdater, 11, 40, 1, new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1), null);
     // a network after an earlier round's worker: moved parameters and moments, its own iteration count
     ComputationGraph kept = fit.fit(
         new RoundStart(graph.getConfiguration(), RoundState.of(graph, withUpdater), 0).network(),
@@ -185,7 +185,7 @@ class ParameterAveragingTest {
 
   static ParameterAveraging averaging(org.sparknmt.testkit.SparkCluster spark, ComputationGraph graph,
       boolean averageUpdater) {
-    return new ParameterAveraging(spark.sc(), graph, averageUpdater, new WorkerTimings(spark.sc()), null,
+    return new ParameterAveraging(spark.sc(), graph, averageUpdater, 1, new WorkerTimings(spark.sc()), null,
         DriverBytesIn.register(spark.sc().sc()));
   }
 

@@ -36,7 +36,7 @@ class ShuffledAverageTest {
     Broadcast<RoundStart> start = SPARK.sc().broadcast(new RoundStart(graph.getConfiguration(), RoundState.of(graph, true), 0));
     // S = W slices: three do not split the parameters evenly
     SliceReducers reducers = new SliceReducers(workers, workers);
-    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 5, 8, new WorkerTimings(SPARK.sc()), reducers, null);
+    FitBatchesAsGiven fit = new FitBatchesAsGiven(start, true, 5, 8, 1, new WorkerTimings(SPARK.sc()), reducers, null);
     List<INDArray> parameters = new ArrayList<>();
     List<INDArray> updaters = new ArrayList<>();
     List<Tuple2<Long, FitBatchesAsGiven.WorkerSlice>> parts = new ArrayList<>();

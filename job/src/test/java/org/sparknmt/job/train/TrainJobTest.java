@@ -114,11 +114,15 @@ class TrainJobTest {
     assertResumeIsExact("");
   }
 
-  /** With an outer optimizer its momentum is part of the state: saved with each checkpoint, restored on resume. */
+  /**
+   * With an outer optimizer its momentum is part of the state: saved with each checkpoint, restored on resume.
+   * With micro-batches (here too, rather than in a run of its own) each part's dropout is seeded from its
+   * batch's: a resumed run draws the same masks.
+   */
   @Test
-  void resumeWithNesterovBlockMomentumIsExact() throws IOException {
+  void resumeWithNesterovBlockMomentumAndMicroBatchesIsExact() throws IOException {
     String run = assertResumeIsExact("-nesterov", "train.outer.lr=0.8", "train.outer.momentum=0.5",
-        "train.outer.nesterov=true");
+        "train.outer.nesterov=true", "train.micro_batches=2");
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     assertTrue(store.openOuter(store.latest().orElseThrow()).isPresent(), "no outer state in the checkpoint");
   }

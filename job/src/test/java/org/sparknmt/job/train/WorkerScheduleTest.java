@@ -47,7 +47,7 @@ class WorkerScheduleTest {
   private static double movement(Broadcast<RoundStart> start, long startStep, INDArray initial) {
     Batch batch = new Batch(List.of(new EncodedPair(0, new int[] {300 - 1, 280, 290}, new int[] {270, 275}),
         new EncodedPair(1, new int[] {281, 282}, new int[] {271, 272, 273})));
-    FitBatchesAsGiven.Fitted fitted = new FitBatchesAsGiven(start, true, 7, startStep,
+    FitBatchesAsGiven.Fitted fitted = new FitBatchesAsGiven(start, true, 7, startStep, 1,
         new WorkerTimings(SPARK.sc()), new SliceReducers(1, 1), null).fit(start.value().network(), List.of(new Tuple2<>(0, batch)));
     return fitted.network().params().sub(initial).norm1Number().doubleValue();
   }
