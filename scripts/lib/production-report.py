@@ -2,10 +2,11 @@
 """Writes scripts/bench-production's section of BENCHMARKS.md.
 usage: production-report.py BENCHMARKS.md [RESULT_DIR ...]
 Each RESULT_DIR is one run of scripts/bench-production: "meta" (KEY=VALUE lines: model, master, settings,
-heap, native, started, load_before, load_after, machine, run, steps), "time.txt" (GNU time -v) and
+heap, native, planned, started, load_before, load_after, machine, run, steps), "time.txt" (GNU time -v) and
 "train.log" for a local run, or "yarn.log" (the "yarn production:" line of ProductionSizeYarnIT) for YARN.
 The section's table keeps the rows of earlier runs; a run of the same model, master and settings replaces
-its row. Without RESULT_DIR the section is written again from its own rows."""
+its row. Without RESULT_DIR the section is written again from its own rows; a row of an earlier table without
+the plan's columns gets them from its heap and ND4J cells (the plan they name)."""
 import json
 import os
 import re
@@ -17,8 +18,10 @@ import bench_section  # noqa: E402
 
 NAME = "bench-production"
 HEADER = ["model", "master", "settings", "parameters", "driver heap MiB", "ND4J cap MiB (plan)", "run", "result", "steps",
-          "peak resident MiB", "wall", "CPU s (user + sys)", "driver_bytes_in a round"]
-ALIGN = ["---", "---", "---", "---:", "---", "---", "---", "---", "---:", "---:", "---:", "---:", "---"]
+          "peak resident MiB", "planned MiB (heap + native)", "peak / planned", "wall", "CPU s (user + sys)",
+          "driver_bytes_in a round"]
+ALIGN = ["---", "---", "---", "---:", "---", "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---"]
+PEAK = HEADER.index("peak resident MiB")
 
 
 def meta(directory):
@@ -63,9 +66,10 @@ def local_row(d, m):
     wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)") or "?"
     cpu = (float(field("User time (seconds)") or 0), float(field("System time (seconds)") or 0))
     steps = f"{rounds[-1]['step']} ({counted(len(rounds), 'round')})" if rounds else "0"
+    peak = int(field("Maximum resident set size (kbytes)") or 0) // 1024
+    planned = [int(x) for x in m.get("planned", "").split()]
     return [m["model"], m["master"], m["settings"], f"{int(params.group(1)):,}" if params else "?", m["heap"],
-            m["native"], run_cell(m), result, steps, f"{int(field('Maximum resident set size (kbytes)') or 0) // 1024:,}",
-            wall.split(".")[0], f"{cpu[0] + cpu[1]:.0f} ({cpu[0]:.0f} + {cpu[1]:.0f})",
+            m["native"], run_cell(m), result, steps, f"{peak:,}", *plan_cells(planned, peak), wall.split(".")[0], f"{cpu[0] + cpu[1]:.0f} ({cpu[0]:.0f} + {cpu[1]:.0f})",
             "; ".join(f"{r['driver_bytes_in']:,}" for r in rounds if r.get("driver_bytes_in", -1) >= 0) or "-"]
 
 
@@ -75,7 +79,7 @@ def yarn_row(d, m):
                  if "yarn production:" in l), None)
     if line is None:
         return [m["model"], m["master"], m["settings"], "?", m["heap"], m["native"], run_cell(m),
-                "failed (no result line; see the test's output)", "?", "?", "?", "-", "-"]
+                "failed (no result line; see the test's output)", "?", "?", "-", "-", "?", "-", "-"]
     hit = re.search(r"(\d+) parameters, data\.max_tokens (\d+): prepared in (\d+) s; trained (\d+) rounds \((\d+) steps, "
                     r"(\d+) executors\) in (\d+) s; driver_bytes_in \[([\d, ]+)\]; executors' peak resident \[([\d, ]+)\] MiB"
                     r"(?:; the driver's \[([\d, ]*)\] MiB)?", line)
@@ -84,8 +88,27 @@ def yarn_row(d, m):
     if driver:
         peak += "; driver " + " and ".join(f"{int(p):,}" for p in driver.split(", "))
     return [m["model"], m["master"], m["settings"], f"{int(params):,}", m["heap"], m["native"], run_cell(m),
-            f"passed; prepare {prepared} s", f"{steps} ({counted(int(rounds), 'round')})", peak,
+            f"passed; prepare {prepared} s", f"{steps} ({counted(int(rounds), 'round')})", peak, "-", "-",
             f"{trained} s (training)", "-", "; ".join(f"{int(b):,}" for b in received.split(", "))]
+
+
+def plan_cells(planned, peak):
+    """The planned process ("heap + native = total") and the peak's share of it; dashes without a plan or a peak."""
+    if len(planned) != 2 or not peak:
+        return ["-", "-"]
+    total = planned[0] + planned[1]
+    return [f"{planned[0]:,} + {planned[1]:,} = {total:,}", f"{peak / total:.2f}"]
+
+
+def with_plan(row):
+    """A row of the table before the plan's columns, given them: the planned heap and the plan in the ND4J cell."""
+    if len(row) == len(HEADER):
+        return row
+    heap = integers(row[4]) if "(planned)" in row[4] else []
+    native = re.search(r"\(plan ([\d,]+)\)", row[5])
+    peaks = integers(row[PEAK])
+    planned = heap[:1] + integers(native.group(1)) if heap and native else []
+    return row[:PEAK + 1] + plan_cells(planned, peaks[0] if len(peaks) == 1 else 0) + row[PEAK + 1:]
 
 
 def counted(n, noun):
@@ -134,7 +157,7 @@ def derived(rows):
 
 def main():
     path, dirs = sys.argv[1], sys.argv[2:]
-    rows = bench_section.table_rows(bench_section.read(path, NAME), "| model |")
+    rows = [with_plan(r) for r in bench_section.table_rows(bench_section.read(path, NAME), "| model |")]
     for d in dirs:
         m = meta(d)
         row = yarn_row(d, m) if m["master"].startswith("yarn") else local_row(d, m)
@@ -150,7 +173,12 @@ def main():
         "(unless the settings give `SPARKNMT_DRIVER_MEMORY`), two workers in `local[2]` (train.workers = 0: the cores), "
         "k = 5. ND4J's cap is the launcher's (`SPARKNMT_NATIVE_MEMORY`, default 6g), beside the native memory the plan "
         "wants. Peak resident memory, wall and CPU time from GNU `/usr/bin/time -v`; steps and `driver_bytes_in` from "
-        "the run's `metrics/train.jsonl`; the valid loss from `metrics/valid.jsonl`. `YARN=1` adds the row of "
+        "the run's `metrics/train.jsonl`; the valid loss from `metrics/valid.jsonl`. The planned process is what "
+        "`sparknmt memory` plans for local mode at the prepared batches' `data.max_tokens` (`SPARKNMT_DRIVER_MEMORY` + "
+        "`SPARKNMT_NATIVE_MEMORY`), set beside the peak; base's rows from before 2026-12-06 05:00 UTC were planned at "
+        "`conf/base.conf`'s `data.max_tokens`, the default 4,096, where the data held 1,500-token batches, and with "
+        "the coefficients of then "
+        "([docs/notes/2026-12-06-memory-plan.md](docs/notes/2026-12-06-memory-plan.md)). `YARN=1` adds the row of "
         "`ProductionSizeYarnIT`: `YARN_MODEL` (base, or big) on a MiniYARNCluster under the YARN preset's limits "
         "(executors of 8g heap + 6g overhead, ND4J capped at 5g, one core each, a client-mode driver with the planned "
         "heap; base as two executors for two rounds, big as one for one round), its wall time the training's and its "

@@ -62,7 +62,7 @@ public final class MemoryCommand implements Callable<Integer> {
       System.out.printf("  train.micro_batches %d: a step's passes cover up to %d tokens at a time%n", train.microBatches(),
           plan.stepTokens());
     }
-    System.out.printf("  model state (parameters, gradients, Adam, averaging copies%s): %d MiB%n",
+    System.out.printf("  a worker's network (parameters, gradients, Adam, a step's temporaries%s): %d MiB%n",
         train.microBatches() > 1 ? ", gradients' sum" : "", plan.modelStateBytes() >> 20);
     System.out.printf("  one training step's arrays (ND4J workspace):                %d MiB%n", plan.activationBytes() >> 20);
     System.out.printf("cluster, one training task per executor:%n");
@@ -77,9 +77,9 @@ public final class MemoryCommand implements Callable<Integer> {
     System.out.printf("  --driver-memory %dm spark.driver.maxResultSize=%dm (one averaged state, whatever the workers)%n",
         plan.driverHeapMib(slices, workers, 0), plan.driverMaxResultSizeMib(slices));
     System.out.printf("local mode, %d training task(s) in one JVM (train.workers; 0 = local[*]'s cores):%n", workers);
-    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm%n",
-        plan.driverHeapMib(SliceReducers.count(plan.parameters(), plan.stateBytes(), workers, 1), workers, workers),
-        plan.localNativeMib(workers));
+    long localHeap = plan.driverHeapMib(SliceReducers.count(plan.parameters(), plan.stateBytes(), workers, 1), workers, workers);
+    System.out.printf("  SPARKNMT_DRIVER_MEMORY=%dm SPARKNMT_NATIVE_MEMORY=%dm (the process: %d MiB)%n", localHeap,
+        plan.localNativeMib(workers), plan.localProcessMib(localHeap, workers));
     return 0;
   }
 

@@ -85,7 +85,7 @@ public final class TrainCommand implements Callable<Integer> {
   private static void warnIfHeapTooSmall(JavaSparkContext sc, MemoryPlan memory, TrainConfig train) {
     int workers = train.workerCount(sc.defaultParallelism());
     int executors = sc.isLocal() ? 1 : workers;
-    long needMib = memory.driverHeapNeedMib(SliceReducers.count(memory.parameters(), memory.stateBytes(), workers, executors),
+    long needMib = memory.driverHeapMib(SliceReducers.count(memory.parameters(), memory.stateBytes(), workers, executors),
         workers, sc.isLocal() ? workers : 0);
     long heapMib = Runtime.getRuntime().maxMemory() >> 20;
     if (heapMib < needMib) {

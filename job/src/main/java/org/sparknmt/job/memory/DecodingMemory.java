@@ -41,6 +41,11 @@ public record DecodingMemory(long parameters, int models, long searchBytes, long
    */
   static final int ENCODER_PER_D_MODEL = 14;
   static final int ENCODER_PER_D_FF = 2;
+  /**
+   * A JVM's own off-heap memory (metaspace, code cache, threads, GC structures) and ND4J's native libraries:
+   * 250-400 MiB measured (TrainBench, the quickstart's job); bench-translate's rows compare the plan with it.
+   */
+  static final long JVM_AND_LIBRARIES = 512L << 20;
   /** Floats a decoding step holds per hypothesis and vocabulary entry: logits, log-probabilities, scores. */
   static final int STEP_PER_VOCAB = 3;
   /** The stored keys' positions are rounded up to whole vectors of this many floats (VectorMath.padded). */
@@ -86,7 +91,7 @@ public record DecodingMemory(long parameters, int models, long searchBytes, long
 
   /** ND4J's off-heap need, in MiB, of a JVM running {@code tasks} searches at once (SPARKNMT_NATIVE_MEMORY): the parameters and each search's workspaces. */
   public long nativeMib(int tasks) {
-    return mib(MemoryPlan.JVM_AND_LIBRARIES + (long) models * Float.BYTES * parameters + tasks * (searchBytes + stepBytes));
+    return mib(JVM_AND_LIBRARIES + (long) models * Float.BYTES * parameters + tasks * (searchBytes + stepBytes));
   }
 
   /** The whole process, in MiB: heap and native. */

@@ -9,6 +9,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparknmt.datasets.shard.Batch;
 import org.sparknmt.job.checkpoint.CheckpointStore;
 import org.sparknmt.job.threads.LocalTaskThreads;
@@ -29,6 +31,7 @@ import org.sparknmt.job.threads.LocalTaskThreads;
  * with the state crossing as float arrays ({@link RoundState}, {@link FloatChunks}).
  */
 final class ParameterAveraging implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ParameterAveraging.class);
   /** Spark's listener bus is behind the job by milliseconds; far longer means it dropped events. */
   private static final long LISTENER_WAIT_SECONDS = 30;
 
@@ -115,7 +118,11 @@ final class ParameterAveraging implements AutoCloseable {
       scores += workerScore;
     }
     score = scores / slices.get(0).scores().length;
-    stepWorkspaceBytes = Math.max(stepWorkspaceBytes, LongStream.of(slices.get(0).stepWorkspaceBytes()).max().orElse(0));
+    long[] workspaces = slices.get(0).stepWorkspaceBytes();
+    stepWorkspaceBytes = Math.max(stepWorkspaceBytes, LongStream.of(workspaces).max().orElse(0));
+    // what `sparknmt memory` plans as a task's step workspace (docs/notes/2026-12-06-memory-plan.md)
+    LOG.info("round from step {}: the workers' step workspaces {} MiB", startStep,
+        LongStream.of(workspaces).mapToObj(bytes -> String.format("%,d", bytes >> 20)).toList());
     network.getConfiguration().setIterationCount(Math.toIntExact(startStep + steps));
     if (outerStep) {
       outer.step(before, network.params());
