@@ -236,9 +236,11 @@ w("")
 w(f"`sparknmt translate --beam 4` as a user runs it (its own process, the launcher's defaults: the memory it plans "
   f"from the model, translate's batch size and partitions) on the same input: peak {fmt(num('translate.cli.rss_mib'))} "
   f"MiB against PyTorch's {fmt(num('translate.peer.rss_mib'))} MiB, ratio "
-  f"{ratio(num('translate.cli.rss_mib'), num('translate.peer.rss_mib'))}; the launcher planned "
-  f"{fmt(num('translate.cli.planned_mib'))} MiB for it (`sparknmt memory`), planned over measured "
-  f"{ratio(num('translate.cli.planned_mib'), num('translate.cli.rss_mib'))}.")
+  f"{ratio(num('translate.cli.rss_mib'), num('translate.peer.rss_mib'))}. `sparknmt memory --source-length "
+  f"{fmt(num('translate.longest_source'))}` plans {fmt(num('translate.cli.planned_mib'))} MiB for it, planned over "
+  f"measured {ratio(num('translate.cli.planned_mib'), num('translate.cli.rss_mib'))}; the launcher, planning for "
+  f"`data.max_subwords`, allowed {fmt(num('translate.cli.launcher_mib'))} MiB (a cap: JavaCPP's and the heap's "
+  "limits, not memory taken).")
 
 # First step
 w("")
