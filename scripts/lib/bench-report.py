@@ -55,6 +55,7 @@ CARRIED_PEERS = {
     "bench-translate-options": "the decoding options are set against sparknmt's own beam search (the peer searches "
                                "only by beam)",
     "bench-workers": "many workers has none (W workers against 2; the PyTorch peer trains in one process)",
+    "bench-quickstart": "the quickstart has none (its goals are a newcomer's: one command's time, memory and BLEU)",
 }
 
 
