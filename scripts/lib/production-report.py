@@ -137,7 +137,8 @@ def derived(rows):
         state = 12 * params[0]
         extra = sorted({b - state for b in received})
         more = f"{extra[0]:,}" + (f" to {extra[-1]:,}" if len(extra) > 1 else "")
-        lines.append(f"- {row['model']} on {row['master']}: one averaged state is {state:,} bytes (12 a parameter: the "
+        settings = "" if row["settings"] == "-" else f" ({row['settings']})"
+        lines.append(f"- {row['model']} on {row['master']}{settings}: one averaged state is {state:,} bytes (12 a parameter: the "
                      f"parameters and Adam's two moments); the driver received {more} bytes more a round "
                      f"({100 * extra[-1] / state:.2f} %).")
     for r in rows:
