@@ -31,6 +31,9 @@ public final class TokenEmbedding {
     INDArray gradient = params.gradient(weights);
     ScatterAdd op = new ScatterAdd(gradient, Nd4j.createFromArray(ids), dy.mul(scale));
     op.addOutputArgument(gradient);
+    // libnd4j adds the rows on several threads unless locked: two threads adding to one repeated id's row
+    // race, and a step's gradient would depend on the schedule.
+    op.addBArgument(true);
     Nd4j.exec(op);
   }
 }
