@@ -1,10 +1,10 @@
 package org.sparknmt.bench;
 
 import org.sparknmt.model.TransformerConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * Matrix-multiply FLOPs of the encoder-decoder Transformer, for "% of GEMM peak" figures: one

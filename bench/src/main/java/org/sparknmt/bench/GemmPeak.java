@@ -4,9 +4,9 @@ import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * The machine's float GEMM peak as ND4J reaches it: C = A·B with square N×N matrices into a preallocated

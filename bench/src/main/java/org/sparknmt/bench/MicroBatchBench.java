@@ -6,17 +6,17 @@ import java.util.Random;
 import org.bytedeco.javacpp.Pointer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.sparknmt.datasets.shard.Batch;
-import org.sparknmt.datasets.shard.EncodedPair;
-import org.sparknmt.datasets.shard.MultiDataSets;
-import org.sparknmt.job.train.MicroBatches;
+import org.sparknmt.common.shard.Batch;
+import org.sparknmt.common.shard.EncodedPair;
+import org.sparknmt.common.shard.MultiDataSets;
 import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.infer.PassWorkspace;
-import picocli.CommandLine;
+import org.sparknmt.train.MicroBatches;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * A training step computed in {@code train.micro_batches} parts ({@link MicroBatches}) against the whole

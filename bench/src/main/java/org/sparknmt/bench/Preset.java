@@ -2,7 +2,7 @@ package org.sparknmt.bench;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.sparknmt.job.config.JobConfig;
+import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
 
 /** The model sizes the training benchmarks take by name: the model section of {@code conf/<name>.conf}. */

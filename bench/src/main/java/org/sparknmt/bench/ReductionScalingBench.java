@@ -1,25 +1,25 @@
 package org.sparknmt.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import com.sun.management.GarbageCollectionNotificationInfo;
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
-import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -27,14 +27,14 @@ import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
-import org.sparknmt.job.config.JobConfig;
-import org.sparknmt.job.train.TrainConfig;
-import org.sparknmt.job.train.TrainJob;
+import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
-import picocli.CommandLine;
+import org.sparknmt.train.TrainConfig;
+import org.sparknmt.train.TrainJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * What an averaging round costs the driver as the workers grow: W executors of one core on

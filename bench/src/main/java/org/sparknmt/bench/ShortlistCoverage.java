@@ -7,16 +7,16 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.datasets.prepare.PreparedData;
-import org.sparknmt.datasets.prepare.Split;
-import org.sparknmt.datasets.shard.EncodedPair;
-import org.sparknmt.job.checkpoint.TrainedModel;
-import org.sparknmt.job.translate.ShortlistFile;
-import org.sparknmt.job.translate.ShortlistJob;
+import org.sparknmt.common.checkpoint.TrainedModel;
+import org.sparknmt.common.data.PreparedData;
+import org.sparknmt.common.data.Split;
+import org.sparknmt.common.shard.EncodedPair;
 import org.sparknmt.model.decode.Shortlist;
-import picocli.CommandLine;
+import org.sparknmt.translate.ShortlistFile;
+import org.sparknmt.translate.ShortlistJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * How a vocabulary shortlist's sizes trade the tokens a search scores against the reference tokens it can

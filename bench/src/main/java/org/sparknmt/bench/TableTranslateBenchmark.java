@@ -11,17 +11,17 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.sparknmt.datasets.table.TableFormat;
-import org.sparknmt.job.ml.TableTranslation;
-import org.sparknmt.job.ml.TranslationTransformer;
-import org.sparknmt.job.translate.TranslateConfig;
-import org.sparknmt.job.translate.TranslateJob;
-import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.common.table.TableFormat;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
-import picocli.CommandLine;
+import org.sparknmt.translate.TranslateConfig;
+import org.sparknmt.translate.TranslateJob;
+import org.sparknmt.translate.TranslationModel;
+import org.sparknmt.translate.table.TableTranslation;
+import org.sparknmt.translate.table.TranslationTransformer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /**
  * The DataFrame path against the text path on the same sentences: sentences/s of

@@ -13,14 +13,14 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.job.config.JobConfig;
-import org.sparknmt.job.train.TrainConfig;
-import org.sparknmt.job.train.TrainJob;
+import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.model.TransformerConfig;
-import picocli.CommandLine;
+import org.sparknmt.train.TrainConfig;
+import org.sparknmt.train.TrainJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * Parameter-averaging cost on Spark: target tokens/s and the split of wall time into the workers'

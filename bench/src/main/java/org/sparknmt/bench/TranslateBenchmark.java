@@ -8,23 +8,23 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.datasets.clean.Normalizer;
-import org.sparknmt.datasets.vocab.BpeEncoder;
-import org.sparknmt.datasets.vocab.BpeModel;
-import org.sparknmt.job.checkpoint.CheckpointStore;
-import org.sparknmt.job.evaluate.EvaluateJob;
-import org.sparknmt.job.metrics.BleuScore;
-import org.sparknmt.job.translate.HypothesesConfig;
-import org.sparknmt.job.translate.ShortlistFile;
-import org.sparknmt.job.translate.TranslateConfig;
-import org.sparknmt.job.translate.TranslateJob;
-import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.common.clean.Normalizer;
+import org.sparknmt.common.scores.BleuScore;
+import org.sparknmt.common.vocab.BpeEncoder;
+import org.sparknmt.common.vocab.BpeModel;
+import org.sparknmt.evaluate.EvaluateJob;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
-import picocli.CommandLine;
+import org.sparknmt.translate.HypothesesConfig;
+import org.sparknmt.translate.ShortlistFile;
+import org.sparknmt.translate.TranslateConfig;
+import org.sparknmt.translate.TranslateJob;
+import org.sparknmt.translate.TranslationModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Translation speed and quality: sentences/s, target tokens/s and BLEU of {@link TranslateJob} at beam

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknmt.job.translate.TranslationModel;
+import org.sparknmt.translate.TranslationModel;
 import picocli.CommandLine.Option;
 
 /**

@@ -13,9 +13,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
+import org.sparknmt.model.decode.ControlTokens;
 import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
-import org.sparknmt.model.decode.ControlTokens;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
 
