@@ -119,7 +119,7 @@ public final class PrepareJob {
     boolean validFiles = !validParts.isEmpty();
     double validFraction = validFiles ? 0 : config.validFraction();
     long validSeed = config.seed() + VALID_SEED;
-    PairValidator validator = new PairValidator(config);
+    PairValidator validator = new PairValidator(config.maxWords(), config.maxChars(), config.maxLengthRatio());
 
     long t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
@@ -189,7 +189,8 @@ public final class PrepareJob {
       int count = split == Split.TRAIN ? config.shards()
           : (int) Math.max(1, Math.min(config.shards(), config.shards() * lengths.pairs / Math.max(1, tally.train.pairs)));
       JavaRDD<EncodedPair> pairs = prepared.filter(p -> p.kept() && p.split() == split).map(Prepared::pair);
-      List<ShardInfo> written = Sharder.sorted(Sharder.write(pairs, lengths.batch, config, count,
+      List<ShardInfo> written = Sharder.sorted(Sharder.write(pairs, lengths.batch,
+          new Sharder.Packing(config.maxTokens(), config.maxSentences(), config.partitions(), config.seed()), count,
           RunLayout.shards(staging, split.folder()).toString(), hadoop));
       long inShards = written.stream().mapToLong(ShardInfo::pairs).sum();
       if (inShards != lengths.pairs) {

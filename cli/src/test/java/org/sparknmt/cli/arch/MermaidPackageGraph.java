@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * The arrows of a package graph as docs/architecture.md draws them in Mermaid: {@code a --> b & c},
- * packages named relative to job's root package, which itself is {@code root}.
+ * packages (or modules) named relative to a root package, which itself is {@code root}.
  */
 record MermaidPackageGraph(Map<String, Set<String>> arrows) {
   private static final String START = "<!-- package-graph -->";
@@ -54,7 +54,11 @@ record MermaidPackageGraph(Map<String, Set<String>> arrows) {
     return lines.toString();
   }
 
+  /** A package relative to {@code root}; {@code root} itself is {@code root}, and with an empty root names stay whole. */
   private static String name(String pkg, String root) {
+    if (root.isEmpty()) {
+      return pkg;
+    }
     return pkg.equals(root) ? "root" : pkg.substring(root.length() + 1);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.spi.ToolProvider;
@@ -26,14 +27,16 @@ final class PackageGraph {
     this.edges = edges;
   }
 
-  /** The dependencies among packages named {@code prefix} and below in the class folder {@code classes}. */
-  static PackageGraph of(Path classes, String prefix) {
+  /** The dependencies among packages named {@code prefix} and below in the class folders {@code classes}. */
+  static PackageGraph of(List<Path> classes, String prefix) {
     ToolProvider jdeps = ToolProvider.findFirst("jdeps")
         .orElseThrow(() -> new IllegalStateException("this JVM has no jdeps: run the tests on a JDK"));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:package", "-filter:none",
-        "-e", Pattern.quote(prefix) + "(\\..*)?", classes.toString());
+    List<String> args = new ArrayList<>(List.of("-verbose:package", "-filter:none", "-e",
+        Pattern.quote(prefix) + "(\\..*)?"));
+    classes.forEach(folder -> args.add(folder.toString()));
+    int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
     if (status != 0) {
       throw new IllegalStateException("jdeps " + classes + " exited " + status + ": " + err);
     }
@@ -49,6 +52,19 @@ final class PackageGraph {
 
   Map<String, Set<String>> edges() {
     return edges;
+  }
+
+  /** The graph between the groups {@code group} puts packages in, without a group's edges to itself. */
+  PackageGraph grouped(Function<String, String> group) {
+    Map<String, Set<String>> grouped = new TreeMap<>();
+    edges.forEach((from, targets) -> {
+      for (String to : targets) {
+        if (!group.apply(from).equals(group.apply(to))) {
+          grouped.computeIfAbsent(group.apply(from), k -> new TreeSet<>()).add(group.apply(to));
+        }
+      }
+    });
+    return new PackageGraph(grouped);
   }
 
   /** The groups of packages that depend on each other in a circle (Tarjan's strongly connected components of two or more). */

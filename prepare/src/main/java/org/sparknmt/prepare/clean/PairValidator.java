@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.Set;
 import org.sparknmt.common.clean.Normalizer;
-import org.sparknmt.prepare.PrepareConfig;
 
 /**
  * The validation rules of one raw pair, in order: strict UTF-8; a leading BOM and a trailing CR are
@@ -28,10 +27,6 @@ public final class PairValidator implements java.io.Serializable {
     this.maxWords = maxWords;
     this.maxChars = maxChars;
     this.maxLengthRatio = maxLengthRatio;
-  }
-
-  public PairValidator(PrepareConfig config) {
-    this(config.maxWords(), config.maxChars(), config.maxLengthRatio());
   }
 
   public Verdict validate(byte[] source, byte[] target) {

@@ -18,7 +18,6 @@ import org.sparknmt.common.shard.EncodedPair;
 import org.sparknmt.common.shard.ShardFormat;
 import org.sparknmt.common.shard.ShardInfo;
 import org.sparknmt.common.shard.ShardWriter;
-import org.sparknmt.prepare.PrepareConfig;
 import scala.Tuple2;
 
 /**
@@ -28,14 +27,20 @@ import scala.Tuple2;
  * their position, so every shard mixes lengths and the order is the same on every run.
  */
 public final class Sharder {
+  /**
+   * How pairs become batches: a batch's budget of target-side tokens and of pairs, the length ranges
+   * sorted apart ({@code data.partitions}), and the seed of the order.
+   */
+  public record Packing(int maxTokens, int maxSentences, int partitions, long seed) {}
+
   private Sharder() {}
 
   public static List<ShardInfo> write(JavaRDD<EncodedPair> pairs, SortedMap<Integer, Long> lengthHistogram,
-      PrepareConfig config, int shards, String dir, Broadcast<SerializableWritable<Configuration>> hadoop) {
-    long seed = config.seed();
-    int maxTokens = config.maxTokens();
-    int maxSentences = config.maxSentences();
-    LengthPartitioner byLength = LengthPartitioner.balanced(lengthHistogram, config.partitions());
+      Packing packing, int shards, String dir, Broadcast<SerializableWritable<Configuration>> hadoop) {
+    long seed = packing.seed();
+    int maxTokens = packing.maxTokens();
+    int maxSentences = packing.maxSentences();
+    LengthPartitioner byLength = LengthPartitioner.balanced(lengthHistogram, packing.partitions());
     return pairs
         .mapToPair(p -> new Tuple2<>(new SortKey(p.batchLength(), Seeds.mix(seed, p.lineId())), p))
         .repartitionAndSortWithinPartitions(byLength)
