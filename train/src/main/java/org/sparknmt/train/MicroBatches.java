@@ -14,7 +14,7 @@ import org.sparknmt.base.Seeds;
 import org.sparknmt.common.shard.Batch;
 import org.sparknmt.common.shard.EncodedPair;
 import org.sparknmt.common.shard.MultiDataSets;
-import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.arrays.Buffers;
 
 /**
  * One optimizer step over a batch fitted in {@code train.micro_batches} consecutive parts (gradient

@@ -8,7 +8,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.infer.DecoderCache;
+import org.sparknmt.model.infer.IncrementalDecoder;
 import org.sparknmt.model.infer.PassWorkspace;
+import org.sparknmt.model.infer.SearchEncoder;
 import org.sparknmt.model.nn.Transformer;
 
 /**
@@ -117,8 +119,9 @@ final class BeamSearch {
       for (int m = 0; m < caches.length; m++) {
         Transformer model = models.get(m);
         projections[m] = candidates == null ? null : ShortlistProjection.of(model.generator(), candidates);
-        INDArray memory = model.encodeForSearch(src.size(), src.ids(), src.keep(), type);
-        caches[m] = model.decoder().start(memory, src.size(), src.keep(), src.size() * options.beamWidth(), maxPositions);
+        INDArray memory = SearchEncoder.encode(model, src.size(), src.ids(), src.keep(), type);
+        caches[m] = IncrementalDecoder.start(model.decoder(), memory, src.size(), src.keep(),
+            src.size() * options.beamWidth(), maxPositions);
       }
       List<Beam> live = beams;
       for (int position = 0; !live.isEmpty(); position++) {
@@ -126,7 +129,7 @@ final class BeamSearch {
           int[] newest = newestTokens(live);
           INDArray[] logits = new INDArray[caches.length];
           for (int m = 0; m < caches.length; m++) {
-            INDArray states = models.get(m).decoder().step(newest, position, caches[m]);
+            INDArray states = IncrementalDecoder.step(models.get(m).decoder(), newest, position, caches[m]);
             logits[m] = NextTokens.floatRows(projections[m] == null ? models.get(m).logits(states)
                 : projections[m].logits(states));
           }

@@ -3,18 +3,30 @@ package org.sparknmt.model.infer;
 import java.nio.ByteBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.sparknmt.model.arrays.Buffers;
+import org.sparknmt.model.nn.MultiHeadAttention;
+import org.sparknmt.model.nn.ScaledDotProductAttention;
 
 /**
  * Eq. 1, softmax(Q·Kᵀ/√d_k)·V, for the few queries of an incremental decoding step, computed in Java
  * over the cached keys and values: one query per head in self-attention, a sentence's k hypotheses over
  * its source in encoder-decoder attention, each reading its own stored sequence of keys and values
- * wherever it lies in the cache. As {@link ScaledDotProductAttention} at inference, masked
- * keys get weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul runs
- * each of these thousands of tiny products ([1, d_k]·[d_k, t]) at a fixed cost of its own, which a
- * plain loop over the stored keys does not pay.
+ * wherever it lies in the cache. As {@link ScaledDotProductAttention} at inference, masked keys get
+ * weight exactly 0 and a query without a visible key gets zeros. ND4J's batched matmul runs each of
+ * these thousands of tiny products ([1, d_k]·[d_k, t]) at a fixed cost of its own, which a plain loop
+ * over the stored keys does not pay.
  */
 public final class IncrementalAttention {
   private IncrementalAttention() {}
+
+  /**
+   * MultiHead(Q, K, V) at inference: queries [n·t_q, d_model], n groups of t_q, attend to keys and values
+   * as the cache holds them ({@link KeysValues#of}). Returns [n·t_q, d_model] and keeps nothing for a
+   * backward pass.
+   */
+  public static INDArray attend(MultiHeadAttention attention, INDArray query, CachedKeysValues kv) {
+    return attention.wo().forward(attend(attention.wq().forward(query), kv, attention.heads()));
+  }
 
   /**
    * @param queries [n·t_q, h·d_k]: the query projection of n groups of t_q rows, heads side by side

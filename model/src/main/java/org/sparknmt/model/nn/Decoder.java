@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.infer.DecoderCache;
-import org.sparknmt.model.infer.KeysValues;
 
 /**
  * Figure 1, right: target embeddings (shifted right) + positional encoding, dropout, N decoder
@@ -17,8 +15,6 @@ public final class Decoder {
   private final Dropout dropout;
   private final List<DecoderLayer> layers = new ArrayList<>();
   private final LayerNorm finalNorm;
-  private final int heads;
-  private final int dk;
 
   public Decoder(Params params, String name, TransformerConfig c, String embeddingWeights) {
     this.embedding = new TokenEmbedding(params, embeddingWeights, c.dModel());
@@ -28,8 +24,6 @@ public final class Decoder {
       layers.add(new DecoderLayer(params, name + ".layer" + i, c));
     }
     this.finalNorm = c.preNorm() ? new LayerNorm(params, name + ".norm", c.dModel()) : null;
-    this.heads = c.heads();
-    this.dk = c.dModel() / c.heads();
   }
 
   /** tgtIn: batch·t_tgt token ids (BOS first), sentence-major; returns [batch·t_tgt, d_model]. */
@@ -40,31 +34,6 @@ public final class Decoder {
       x = layer.forward(x, memory, batch, selfMask, crossMask, training);
     }
     return finalNorm == null ? x : finalNorm.forward(x);
-  }
-
-  /**
-   * Starts incremental decoding of a batch: each layer's source keys and values, projected once, and
-   * room for the outputs' keys and values, up to maxHypotheses hypotheses of up to maxPositions tokens.
-   */
-  public DecoderCache start(INDArray memory, int batch, INDArray sourceKeep, int maxHypotheses, int maxPositions) {
-    List<KeysValues> source = new ArrayList<>();
-    for (DecoderLayer layer : layers) {
-      source.add(layer.crossAttention().keysValues(memory, batch));
-    }
-    return new DecoderCache(heads, dk, source, sourceKeep, maxHypotheses, maxPositions);
-  }
-
-  /**
-   * One incremental decoding step, at inference: the newest token of each live hypothesis (k per
-   * sentence, sentence by sentence) at output position {@code position}; returns its decoder state
-   * [n, d_model], as {@link #forward} gives it for the last position of the whole prefix.
-   */
-  public INDArray step(int[] newest, int position, DecoderCache cache) {
-    INDArray x = positions.at(embedding.forward(newest), position);
-    for (int i = 0; i < layers.size(); i++) {
-      x = layers.get(i).step(x, cache, i);
-    }
-    return finalNorm == null ? x : finalNorm.infer(x);
   }
 
   /** Backpropagates to the target embeddings; returns dL/d(memory), summed over the layers. */
@@ -82,7 +51,20 @@ public final class Decoder {
     return dMemory;
   }
 
+  public TokenEmbedding embedding() {
+    return embedding;
+  }
+
+  public PositionalEncoding positions() {
+    return positions;
+  }
+
   public List<DecoderLayer> layers() {
     return layers;
+  }
+
+  /** The final LayerNorm of a pre-LN stack; null post-LN, where each sublayer ends in its own. */
+  public LayerNorm finalNorm() {
+    return finalNorm;
   }
 }

@@ -2,7 +2,6 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.infer.DecoderCache;
 
 /**
  * Section 3.1, one of the N decoder layers: masked self-attention, attention over the encoder
@@ -40,16 +39,6 @@ public final class DecoderLayer {
     return feedForwardSublayer.forward(h, feedForward, training);
   }
 
-  /**
-   * Incremental decoding, at inference: x [n, d_model] is the newest position of n hypotheses, k per
-   * sentence in turn; the layer's keys and values come from, and go to, the cache.
-   */
-  INDArray step(INDArray x, DecoderCache cache, int layer) {
-    INDArray h = selfSublayer.infer(x, y -> selfAttention.step(y, cache, layer));
-    h = crossSublayer.infer(h, y -> crossAttention.step(y, cache, layer));
-    return feedForwardSublayer.infer(h, y -> feedForward.forward(y, false));
-  }
-
   /** Returns dL/dx; dL/d(memory) is then in {@link #memoryGradient()}. */
   public INDArray backward(INDArray dy) {
     INDArray d = feedForwardSublayer.backward(dy, feedForward);
@@ -67,5 +56,21 @@ public final class DecoderLayer {
 
   public EncoderDecoderAttention crossAttention() {
     return crossAttention;
+  }
+
+  public PositionwiseFeedForward feedForward() {
+    return feedForward;
+  }
+
+  public SublayerConnection selfSublayer() {
+    return selfSublayer;
+  }
+
+  public SublayerConnection crossSublayer() {
+    return crossSublayer;
+  }
+
+  public SublayerConnection feedForwardSublayer() {
+    return feedForwardSublayer;
   }
 }

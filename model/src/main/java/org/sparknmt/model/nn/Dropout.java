@@ -2,7 +2,7 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.arrays.Buffers;
 
 /** Inverted dropout (Section 5.4, P_drop): active only while training, identity at inference. */
 public final class Dropout {

@@ -2,10 +2,8 @@ package org.sparknmt.model.nn;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.infer.PassWorkspace;
 
 /** Figure 1, left: embeddings + positional encoding, dropout, N encoder layers (and a final LayerNorm when pre-LN). */
 public final class Encoder {
@@ -34,22 +32,6 @@ public final class Encoder {
     return finalNorm == null ? x : finalNorm.forward(x);
   }
 
-  /**
-   * The same at inference, for a search: each layer's temporaries go into the step workspace, which the
-   * next layer reuses, and only its output moves up into the search's workspace, so that a search holds
-   * one layer's activations instead of every layer's (the encoder's activations of all layers are most
-   * of a search's workspace otherwise).
-   */
-  public INDArray infer(int[] src, int batch, AttentionMask mask) {
-    INDArray x = positions.forward(embedding.forward(src), batch);
-    for (EncoderLayer layer : layers) {
-      try (MemoryWorkspace step = PassWorkspace.open(PassWorkspace.SEARCH_STEP)) {
-        x = layer.forward(x, batch, mask, false).leverage();
-      }
-    }
-    return finalNorm == null ? x : finalNorm.forward(x);
-  }
-
   public void backward(INDArray dMemory) {
     INDArray d = finalNorm == null ? dMemory : finalNorm.backward(dMemory);
     for (int i = layers.size() - 1; i >= 0; i--) {
@@ -60,7 +42,20 @@ public final class Encoder {
     embedding.backward(d);
   }
 
+  public TokenEmbedding embedding() {
+    return embedding;
+  }
+
+  public PositionalEncoding positions() {
+    return positions;
+  }
+
   public List<EncoderLayer> layers() {
     return layers;
+  }
+
+  /** The final LayerNorm of a pre-LN stack; null post-LN, where each sublayer ends in its own. */
+  public LayerNorm finalNorm() {
+    return finalNorm;
   }
 }

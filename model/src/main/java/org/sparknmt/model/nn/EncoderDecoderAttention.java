@@ -1,8 +1,6 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.infer.DecoderCache;
-import org.sparknmt.model.infer.KeysValues;
 
 /** Encoder-decoder attention (Section 3.2.3): queries from the decoder, keys and values from the encoder output. */
 public final class EncoderDecoderAttention implements Sublayer {
@@ -28,16 +26,6 @@ public final class EncoderDecoderAttention implements Sublayer {
     return attention.forward(x, memory, batch, mask, training);
   }
 
-  /** Incremental decoding: the source's keys and values, once per batch, from memory [batch·t_src, d_model]. */
-  KeysValues keysValues(INDArray memory, int batch) {
-    return attention.keysValues(memory, batch);
-  }
-
-  /** Incremental decoding: x [sentences·k, d_model], the k hypotheses of each sentence attending to its source. */
-  INDArray step(INDArray x, DecoderCache cache, int layer) {
-    return attention.attend(x, cache.source(layer));
-  }
-
   @Override
   public INDArray backward(INDArray dy) {
     MultiHeadAttention.Gradients g = attention.backward(dy);
@@ -48,6 +36,10 @@ public final class EncoderDecoderAttention implements Sublayer {
   /** dL/d(memory) from the last backward pass. */
   public INDArray memoryGradient() {
     return dMemory;
+  }
+
+  public MultiHeadAttention attention() {
+    return attention;
   }
 
   /** [batch, heads, t_tgt, t_src] of the last forward pass. */

@@ -4,7 +4,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.SoftMax;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.arrays.Buffers;
 
 /**
  * Section 3.4, the output projection to the vocabulary ("pre-softmax linear transformation"),

@@ -1,15 +1,12 @@
 package org.sparknmt.model.nn;
 
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.sparknmt.model.infer.Buffers;
-import org.sparknmt.model.infer.ColumnSums;
-import org.sparknmt.model.infer.VectorMath;
+import org.sparknmt.model.arrays.ColumnSums;
 
 /** Layer normalization (Ba et al. 2016) over the last dimension, with gain γ and bias β. */
 public final class LayerNorm {
-  static final double EPSILON = 1e-5;
+  public static final double EPSILON = 1e-5;
   private final Params params;
   private final String gain;
   private final String bias;
@@ -31,28 +28,14 @@ public final class LayerNorm {
     return normalized.mulRowVector(params.value(gain)).addiRowVector(params.value(bias));
   }
 
-  /**
-   * The same at inference, computed in Java on vector registers ({@link VectorMath}): three passes per row
-   * instead of nine ND4J operations, each of which cost about as much as normalizing the few rows of a
-   * decoding step. Float only (the
-   * search's type); anything else takes {@link #forward}.
-   */
-  public INDArray infer(INDArray x) {
-    if (x.dataType() != DataType.FLOAT) {
-      return forward(x);
-    }
-    int n = (int) x.size(0);
-    int d = (int) x.size(1);
-    float[] v = Buffers.floats(x);
-    float[] g = params.value(gain).toFloatVector();
-    float[] b = params.value(bias).toFloatVector();
-    for (int i = 0; i < n; i++) {
-      int from = i * d;
-      float mean = VectorMath.sum(v, from, d) / d;
-      float inverseStd = (float) (1 / Math.sqrt(VectorMath.squaredDeviations(v, from, d, mean) / d + EPSILON));
-      VectorMath.normalize(v, from, d, mean, inverseStd, g, b);
-    }
-    return Buffers.floats(v, n, d);
+  /** γ, [d]. */
+  public INDArray gain() {
+    return params.value(gain);
+  }
+
+  /** β, [d]. */
+  public INDArray bias() {
+    return params.value(bias);
   }
 
   /** dx = (1/σ)·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), with dx̂ = dy·γ. */

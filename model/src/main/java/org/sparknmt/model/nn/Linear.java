@@ -2,8 +2,8 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.sparknmt.model.infer.Buffers;
-import org.sparknmt.model.infer.ColumnSums;
+import org.sparknmt.model.arrays.Buffers;
+import org.sparknmt.model.arrays.ColumnSums;
 
 /** A linear map of row vectors, y = x·W + b (W: [in, out]), as every projection of the paper. */
 public final class Linear {

@@ -1,9 +1,6 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.infer.CachedKeysValues;
-import org.sparknmt.model.infer.IncrementalAttention;
-import org.sparknmt.model.infer.KeysValues;
 
 /**
  * Section 3.2.2, MultiHead(Q, K, V) = Concat(head_1 … head_h)·W_O. One projection each for Q, K
@@ -50,22 +47,34 @@ public final class MultiHeadAttention {
     return wo.forward(mergeHeads(attention.forward(q, k, v, mask, training), batch, tq));
   }
 
-  /**
-   * Incremental decoding: the keys and values of a key/value input [n·t_k, d_model] (n sequences), projected
-   * once so that later queries attend to them without projecting them again.
-   */
-  KeysValues keysValues(INDArray keyValue, int n) {
-    int t = (int) (keyValue.size(0) / n);
-    return new KeysValues(splitHeads(wk.forward(keyValue), n, t), splitHeads(wv.forward(keyValue), n, t));
+  /** h, the number of heads. */
+  public int heads() {
+    return heads;
   }
 
-  /**
-   * Incremental decoding, at inference: queries [n·t_q, d_model], n groups of t_q, attend to keys and
-   * values from {@link #keysValues}, as the cache holds them ({@link IncrementalAttention}). Returns
-   * [n·t_q, d_model] and keeps nothing for a backward pass.
-   */
-  INDArray attend(INDArray query, CachedKeysValues kv) {
-    return wo.forward(IncrementalAttention.attend(wq.forward(query), kv, heads));
+  /** d_k = d_model/h, the width of a head. */
+  public int dk() {
+    return dModel / heads;
+  }
+
+  /** W^Q, the query projection of all heads side by side. */
+  public Linear wq() {
+    return wq;
+  }
+
+  /** W^K, the key projection of all heads side by side. */
+  public Linear wk() {
+    return wk;
+  }
+
+  /** W^V, the value projection of all heads side by side. */
+  public Linear wv() {
+    return wv;
+  }
+
+  /** W^O, the output projection of the concatenated heads. */
+  public Linear wo() {
+    return wo;
   }
 
   /** The last forward pass's weights, [batch, heads, t_q, t_k]. */
@@ -85,8 +94,8 @@ public final class MultiHeadAttention {
    * [n·t, d_model] -> [n, t, h, d_k] -> [n, h, t, d_k] -> [n·h, t, d_k]. With t = 1 (an incremental
    * step) both orders are the same memory, so no copy is needed.
    */
-  private INDArray splitHeads(INDArray x, int n, int t) {
-    int dk = dModel / heads;
+  public INDArray splitHeads(INDArray x, int n, int t) {
+    int dk = dk();
     if (t == 1) {
       return x.reshape('c', (long) n * heads, 1, dk);
     }
@@ -95,7 +104,7 @@ public final class MultiHeadAttention {
 
   /** [n·h, t, d_k] -> [n, h, t, d_k] -> [n, t, h, d_k] -> [n·t, d_model] (with t = 1 the same memory). */
   private INDArray mergeHeads(INDArray x, int n, int t) {
-    int dk = dModel / heads;
+    int dk = dk();
     if (t == 1) {
       return x.reshape('c', n, dModel);
     }

@@ -2,7 +2,7 @@ package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.arrays.Buffers;
 
 /** Eq. 2, FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2, with dropout on the inner activation while training. */
 public final class PositionwiseFeedForward implements Sublayer {

@@ -1,7 +1,6 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.infer.DecoderCache;
 
 /** Self-attention (Section 3.2.3): queries, keys and values all come from the previous layer's output. */
 public final class SelfAttention implements Sublayer {
@@ -24,19 +23,14 @@ public final class SelfAttention implements Sublayer {
     return attention.forward(x, x, batch, mask, training);
   }
 
-  /**
-   * Incremental decoding: x [n, d_model] is the newest position of n hypotheses. Its keys and values
-   * join the layer's cache and it attends to every cached position; they are all earlier ones, so no
-   * causal mask is needed.
-   */
-  INDArray step(INDArray x, DecoderCache cache, int layer) {
-    return attention.attend(x, cache.appendOutput(layer, attention.keysValues(x, (int) x.size(0))));
-  }
-
   @Override
   public INDArray backward(INDArray dy) {
     MultiHeadAttention.Gradients g = attention.backward(dy);
     return g.dQuery().addi(g.dKeyValue());
+  }
+
+  public MultiHeadAttention attention() {
+    return attention;
   }
 
   /** [batch, heads, t, t] of the last forward pass. */

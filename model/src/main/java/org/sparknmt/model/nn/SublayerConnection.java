@@ -1,6 +1,5 @@
 package org.sparknmt.model.nn;
 
-import java.util.function.UnaryOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -25,16 +24,20 @@ public final class SublayerConnection {
     return norm.forward(x.add(dropout.forward(sublayer.forward(x, training), training)));
   }
 
-  /** The same at inference (no dropout), with the sublayer as a function: an incremental decoding step. */
-  public INDArray infer(INDArray x, UnaryOperator<INDArray> sublayer) {
-    return preNorm ? x.add(sublayer.apply(norm.infer(x))) : norm.infer(x.add(sublayer.apply(x)));
-  }
-
   public INDArray backward(INDArray dy, Sublayer sublayer) {
     if (preNorm) {
       return dy.add(norm.backward(sublayer.backward(dropout.backward(dy))));
     }
     INDArray dSum = norm.backward(dy);
     return dSum.add(sublayer.backward(dropout.backward(dSum)));
+  }
+
+  public LayerNorm norm() {
+    return norm;
+  }
+
+  /** Whether the norm comes before the sublayer (pre-LN) rather than after the residual sum (post-LN, the paper). */
+  public boolean preNorm() {
+    return preNorm;
   }
 }

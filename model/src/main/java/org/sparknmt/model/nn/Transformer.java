@@ -4,7 +4,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.TransformerConfig;
-import org.sparknmt.model.infer.Buffers;
+import org.sparknmt.model.arrays.Buffers;
 
 /**
  * Figure 1, the encoder-decoder Transformer, with an explicit backward pass: the Annotated
@@ -53,14 +53,13 @@ public final class Transformer {
 
   /** Encodes the source side: [size·t_src, d_model]. */
   public INDArray encode(int size, int[] source, INDArray sourceKeep, DataType type, boolean training) {
-    int ts = source.length / size;
-    return encoder.forward(source, size, AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type), training);
+    return encoder.forward(source, size, encoderMask(size, source, sourceKeep, type), training);
   }
 
-  /** Encodes the source side for a search, at inference, one layer's temporaries at a time ({@link Encoder#infer}). */
-  public INDArray encodeForSearch(int size, int[] source, INDArray sourceKeep, DataType type) {
+  /** The encoder self-attention's mask of size sources: their padding, [size·h, t_src, t_src]. */
+  public AttentionMask encoderMask(int size, int[] source, INDArray sourceKeep, DataType type) {
     int ts = source.length / size;
-    return encoder.infer(source, size, AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type));
+    return AttentionMask.of(sourceKeep, size, ts, ts, config.heads(), false, type);
   }
 
   /** Decodes every target position at once (teacher forcing, or a whole prefix while searching): [size·t_tgt, d_model]. */

@@ -1,4 +1,4 @@
-package org.sparknmt.model.nn;
+package org.sparknmt.model.infer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,12 +9,14 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.sparknmt.model.nn.LayerNorm;
+import org.sparknmt.model.nn.Params;
 
 /** LayerNorm's inference in Java against its ND4J forward pass (itself in ConceptGradientTest), gain and bias not 1 and 0. */
-class LayerNormTest {
+class VectorLayerNormTest {
   @ParameterizedTest(name = "d = {0}")
   @ValueSource(ints = {24, 256})
-  void inferEqualsTheForwardPass(int d) {
+  void equalsTheForwardPass(int d) {
     Nd4j.getRandom().setSeed(11);
     Params params = new Params();
     LayerNorm norm = new LayerNorm(params, "norm", d);
@@ -25,7 +27,7 @@ class LayerNormTest {
     INDArray rows = x.get(NDArrayIndex.interval(2, 9), NDArrayIndex.all());
 
     INDArray expected = norm.forward(rows.dup());
-    INDArray actual = norm.infer(rows);
+    INDArray actual = VectorLayerNorm.apply(norm, rows);
 
     assertArrayEquals(expected.shape(), actual.shape());
     assertArrayEquals(expected.data().asFloat(), actual.data().asFloat(), 2e-5f);

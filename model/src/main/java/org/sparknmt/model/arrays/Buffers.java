@@ -1,4 +1,4 @@
-package org.sparknmt.model.infer;
+package org.sparknmt.model.arrays;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
