@@ -1,7 +1,7 @@
 package org.sparknmt.bench;
 
 import java.nio.file.Path;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 

@@ -3,7 +3,7 @@ package org.sparknmt.bench;
 import java.nio.file.Path;
 import java.util.List;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** The model sizes the training benchmarks take by name: the model section of {@code conf/<name>.conf}. */
 enum Preset {

@@ -28,7 +28,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.train.TrainConfig;
 import org.sparknmt.train.TrainJob;
 import picocli.CommandLine.Command;

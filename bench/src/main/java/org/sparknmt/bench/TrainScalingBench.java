@@ -14,7 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.train.TrainConfig;
 import org.sparknmt.train.TrainJob;
 import picocli.CommandLine.Command;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 
 class FlopCountTest {
   /** d 4, 2 heads, FFN 8, 1+1 layers, vocab 10, source 2, target 3 tokens. */

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import org.sparknmt.base.config.ConfigExplanation;
 import org.sparknmt.base.config.ConfigKeys;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.prepare.PrepareConfig;
 import org.sparknmt.train.TrainConfig;
 import org.sparknmt.translate.TranslateConfig;

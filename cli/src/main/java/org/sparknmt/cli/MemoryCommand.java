@@ -8,7 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.model.ModelArtifact;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.prepare.PrepareConfig;
 import org.sparknmt.train.MemoryPlan;
 import org.sparknmt.train.SliceReducers;

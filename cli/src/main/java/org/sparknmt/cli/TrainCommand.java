@@ -10,7 +10,7 @@ import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.CheckpointWritePause;
 import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.base.run.RunLock;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.prepare.PrepareConfig;
 import org.sparknmt.train.MemoryPlan;
 import org.sparknmt.train.SliceReducers;

@@ -26,7 +26,7 @@ import org.sparknmt.base.checkpoint.CheckpointWritePause;
 import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.common.scores.Evaluation;
 import org.sparknmt.evaluate.EvaluateJob;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.prepare.PrepareConfig;
 import org.sparknmt.prepare.PrepareJob;
 import org.sparknmt.prepare.input.CorpusInput;

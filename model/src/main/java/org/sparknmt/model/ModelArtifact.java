@@ -16,6 +16,7 @@ import java.util.zip.ZipOutputStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.util.ModelSerializer;
 import org.sparknmt.model.dl4j.TransformerLayer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * One file holding a trained model: the Transformer's configuration, the vocabulary size and hash

@@ -12,6 +12,7 @@ import org.sparknmt.model.dl4j.TransformerLayer;
 import org.sparknmt.model.dl4j.TransformerLayerImpl;
 import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * Builds the Transformer as a DL4J {@link ComputationGraph} (the Annotated Transformer's

@@ -18,6 +18,7 @@ import org.sparknmt.model.decode.DecodingOptions;
 import org.sparknmt.model.decode.LengthPenalty;
 import org.sparknmt.model.decode.Translation;
 import org.sparknmt.model.decode.Translator;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** The model learns to reverse random sequences, trained through ComputationGraph.fit on padded batches. */
 public class CopyTaskTest {

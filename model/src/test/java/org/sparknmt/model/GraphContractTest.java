@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.MultiDataSet;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** What the training job relies on: dynamic shapes, conf clone / JSON (Spark workers), the mask contract. */
 class GraphContractTest {

@@ -21,6 +21,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.MultiDataSet;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** Save and load keep configuration, parameters and updater state, and refuse another vocabulary or foreign entries. */
 class ModelArtifactTest {

@@ -1,5 +1,7 @@
 package org.sparknmt.model;
 
+import org.sparknmt.model.nn.TransformerConfig;
+
 /** The small Transformer the model tests start from; each test names what it changes through the builder. */
 public final class TestModels {
   private TestModels() {}

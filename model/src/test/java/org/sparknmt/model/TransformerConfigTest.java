@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sparknmt.model.nn.TransformerConfig;
 
 class TransformerConfigTest {
   private static final TransformerConfig FROM = new TransformerConfig(16, 2, 32, 1, 32, 0.0, 0.0, 0.1, true, false, false);

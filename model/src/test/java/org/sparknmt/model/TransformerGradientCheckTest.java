@@ -14,6 +14,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.NoOp;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * Double-precision finite-difference check (DL4J's GradientCheckUtil) of every parameter of a whole

@@ -1,7 +1,7 @@
 package org.sparknmt.train;
 
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * What one training task needs, from the model's size and the batch's token budget, and the Spark

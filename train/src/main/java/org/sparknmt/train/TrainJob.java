@@ -26,8 +26,8 @@ import org.sparknmt.common.data.IndexedBatches;
 import org.sparknmt.common.data.PreparedData;
 import org.sparknmt.common.data.Split;
 import org.sparknmt.common.shard.Batch;
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * Trains the Transformer on the shards of {@code RUN/data} with DL4J parameter averaging on Spark,

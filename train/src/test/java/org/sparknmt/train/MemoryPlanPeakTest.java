@@ -10,7 +10,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.prepare.PrepareConfig;
 
 /**

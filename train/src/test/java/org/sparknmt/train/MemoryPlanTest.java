@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.base.config.JobConfig;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
 import org.sparknmt.testkit.TinyRun;

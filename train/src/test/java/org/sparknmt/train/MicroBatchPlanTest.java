@@ -3,7 +3,7 @@ package org.sparknmt.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** With train.micro_batches a step's workspace is planned for one part of the batch. */
 class MicroBatchPlanTest {

@@ -22,7 +22,7 @@ import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.common.shard.Batch;
 import org.sparknmt.common.shard.EncodedPair;
 import org.sparknmt.common.shard.MultiDataSets;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.testkit.TinyRun;
 
 /**

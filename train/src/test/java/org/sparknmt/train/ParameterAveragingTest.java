@@ -22,7 +22,7 @@ import org.sparknmt.common.shard.Batch;
 import org.sparknmt.common.shard.EncodedPair;
 import org.sparknmt.common.shard.MultiDataSets;
 import org.sparknmt.common.threads.LocalTaskThreads;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.testkit.SparkCluster;
 import org.sparknmt.testkit.TinyRun;
 import scala.Tuple2;

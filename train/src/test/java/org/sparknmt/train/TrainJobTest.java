@@ -33,7 +33,7 @@ import org.sparknmt.base.checkpoint.CheckpointWritePause;
 import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.common.data.PreparedData;
 import org.sparknmt.model.ModelArtifact;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.SparkCluster;
 import org.sparknmt.testkit.TinyRun;

@@ -11,7 +11,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.base.config.JobConfig;
 import org.sparknmt.common.shard.Batch;
 import org.sparknmt.common.shard.EncodedPair;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.testkit.SparkCluster;
 import org.sparknmt.testkit.TinyRun;
 import scala.Tuple2;

@@ -1,7 +1,7 @@
 package org.sparknmt.translate;
 
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * What a JVM that translates or evaluates needs, from the model's size, the ensemble, the batch, the beam

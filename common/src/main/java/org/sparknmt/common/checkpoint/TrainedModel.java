@@ -10,9 +10,9 @@ import org.sparknmt.common.data.PreparedData;
 import org.sparknmt.common.vocab.BpeModel;
 import org.sparknmt.common.vocab.SpecialTokens;
 import org.sparknmt.model.ModelArtifact;
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.decode.ControlTokens;
 import org.sparknmt.model.decode.Translator;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * The model of a checkpoint, read through {@link ModelArtifact} after checking that it was trained

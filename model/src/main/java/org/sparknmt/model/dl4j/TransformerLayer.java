@@ -12,7 +12,7 @@ import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
-import org.sparknmt.model.TransformerConfig;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * The DL4J configuration of the whole Transformer as one output layer: it owns every parameter (so

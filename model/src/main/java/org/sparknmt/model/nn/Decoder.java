@@ -3,7 +3,6 @@ package org.sparknmt.model.nn;
 import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.TransformerConfig;
 
 /**
  * Figure 1, right: target embeddings (shifted right) + positional encoding, dropout, N decoder

@@ -1,7 +1,6 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.TransformerConfig;
 
 /**
  * Section 3.1, one of the N decoder layers: masked self-attention, attention over the encoder

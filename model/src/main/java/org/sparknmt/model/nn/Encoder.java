@@ -3,7 +3,6 @@ package org.sparknmt.model.nn;
 import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.TransformerConfig;
 
 /** Figure 1, left: embeddings + positional encoding, dropout, N encoder layers (and a final LayerNorm when pre-LN). */
 public final class Encoder {

@@ -1,7 +1,6 @@
 package org.sparknmt.model.nn;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.sparknmt.model.TransformerConfig;
 
 /** Section 3.1, one of the N encoder layers: self-attention, then the feed-forward network, each in a residual sublayer. */
 public final class EncoderLayer {

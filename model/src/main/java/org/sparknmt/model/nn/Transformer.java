@@ -3,7 +3,6 @@ package org.sparknmt.model.nn;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.arrays.Buffers;
 
 /**

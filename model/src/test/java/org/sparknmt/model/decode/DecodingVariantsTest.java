@@ -23,9 +23,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.TestModels;
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /** n-best lists, forced prefixes, sampling and alignments of the incremental search, against the full recomputation where one applies. */
 class DecodingVariantsTest {

@@ -19,10 +19,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.CopyTaskTest;
 import org.sparknmt.model.TestModels;
-import org.sparknmt.model.TransformerConfig;
 import org.sparknmt.model.TransformerFactory;
 import org.sparknmt.model.nn.Params;
 import org.sparknmt.model.nn.Transformer;
+import org.sparknmt.model.nn.TransformerConfig;
 
 /**
  * Incremental decoding ({@link BeamSearch}) against the full recomputation of every prefix at every

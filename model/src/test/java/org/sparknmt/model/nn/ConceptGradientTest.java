@@ -14,7 +14,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.sparknmt.model.TestModels;
-import org.sparknmt.model.TransformerConfig;
 
 /**
  * Central finite differences, in double precision, of every parameter entry and every input entry of

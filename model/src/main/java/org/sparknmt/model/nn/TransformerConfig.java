@@ -1,4 +1,4 @@
-package org.sparknmt.model;
+package org.sparknmt.model.nn;
 
 /**
  * The hyper-parameters of the Transformer ("Attention is all you need", Table 3), in the paper's
