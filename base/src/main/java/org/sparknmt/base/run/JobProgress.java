@@ -28,7 +28,6 @@ import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.util.AccumulatorV2;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The progress line of a stage's Spark work, which Spark's own console progress bar (turned off) would
@@ -263,14 +262,14 @@ public final class JobProgress implements AutoCloseable {
         }
         synchronized (this) {
           List<Integer> stages = new ArrayList<>();
-          for (StageInfo stage : CollectionConverters.asJava(start.stageInfos())) {
+          for (StageInfo stage : javaList(start.stageInfos())) {
             if (stage.completionTime().isDefined() && stage.failureReason().isEmpty()) {
               continue;
             }
             stages.add(stage.stageId());
             tasksOfStage.putIfAbsent(stage.stageId(), stage.numTasks());
             List<Integer> parents = new ArrayList<>();
-            CollectionConverters.asJava(stage.parentIds()).forEach(parent -> parents.add((Integer) parent));
+            javaList(stage.parentIds()).forEach(parent -> parents.add((Integer) parent));
             parentsOfStage.put(stage.stageId(), parents);
           }
           stagesOfJob.put(start.jobId(), stages);
@@ -290,7 +289,7 @@ public final class JobProgress implements AutoCloseable {
           if (count.accumulator != null && submitted.stageInfo().taskMetrics() != null) {
             // heartbeats leave the metrics' names out: a running task's count is known by its accumulator's id,
             // the one of this stage attempt's task metrics
-            for (AccumulatorV2<?, ?> metric : CollectionConverters.asJava(submitted.stageInfo().taskMetrics().accumulators())) {
+            for (AccumulatorV2<?, ?> metric : javaList(submitted.stageInfo().taskMetrics().accumulators())) {
               if (metric.name().isDefined() && count.accumulator.equals(metric.name().get())) {
                 accumulatorOfStage.put(stage, metric.id());
               }
@@ -326,14 +325,14 @@ public final class JobProgress implements AutoCloseable {
         return;
       }
       try {
-        for (var task : CollectionConverters.asJava(update.accumUpdates())) {
+        for (var task : javaList(update.accumUpdates())) {
           synchronized (this) {
             Long taskId = (Long) task._1();
             Long accumulator = accumulatorOfStage.get((Integer) task._2());
             if (accumulator == null || !runningRecords.containsKey(taskId)) {
               continue;
             }
-            for (AccumulableInfo accumulable : CollectionConverters.asJava(task._4())) {
+            for (AccumulableInfo accumulable : javaList(task._4())) {
               if (accumulable.id() == accumulator && accumulable.update().isDefined()
                   && accumulable.update().get() instanceof Long records) {
                 runningRecords.put(taskId, records);
@@ -423,5 +422,15 @@ public final class JobProgress implements AutoCloseable {
       }
       return new Snapshot(records, total, done, tasks, seconds, finished);
     }
+  }
+
+  /** A Scala collection's elements, without the converters that differ between Scala 2.12 and 2.13. */
+  private static <T> List<T> javaList(scala.collection.Iterable<T> items) {
+    List<T> list = new ArrayList<>();
+    scala.collection.Iterator<T> it = items.iterator();
+    while (it.hasNext()) {
+      list.add(it.next());
+    }
+    return list;
   }
 }
