@@ -23,11 +23,11 @@ record CheckpointTranslation(JavaSparkContext sc, String runUri, PreparedData da
 
   @Override
   public Translated translate(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, JavaRDD<String> source,
-      Path folder) throws IOException {
+      long sourceLines, Path folder) throws IOException {
     TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data))
         .withShortlist(config, runUri, sc.hadoopConfiguration());
     Path hyp = new Path(folder, model.checkpoint() + ".txt");
-    TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, hyp.toString(), false);
+    TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, sourceLines, hyp.toString(), false);
     return new Translated(model.checkpoint(), model.step(), hyp, translated.sentencesPerSecond(),
         translated.tokensPerSecond(), translated.lines());
   }

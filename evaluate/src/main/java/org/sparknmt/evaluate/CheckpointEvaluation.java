@@ -26,6 +26,7 @@ import org.sparknmt.base.files.DurableFiles;
 import org.sparknmt.base.files.FileReplacement;
 import org.sparknmt.base.files.WriteLeftovers;
 import org.sparknmt.base.lines.HadoopLines;
+import org.sparknmt.base.run.JobProgress;
 import org.sparknmt.common.scores.Bleu;
 import org.sparknmt.common.scores.Chrf;
 import org.sparknmt.common.scores.Evaluation;
@@ -85,8 +86,13 @@ public final class CheckpointEvaluation {
     List<CheckpointStore.Checkpoint> checkpoints = select(store, selection);
     JavaRDD<String> source = HadoopLines.read(sc, srcUri, "--src").persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      long sourceLines = source.count();
-      long referenceLines = HadoopLines.read(sc, refUri, "--ref").count();
+      long sourceLines;
+      long referenceLines;
+      try (JobProgress progress = new JobProgress(sc, "evaluate (count lines)", "lines read",
+          JobProgress.Count.INPUT_RECORDS, -1, JobProgress.DEFAULT_SECONDS)) {
+        sourceLines = source.count();
+        referenceLines = HadoopLines.read(sc, refUri, "--ref").count();
+      }
       if (sourceLines != referenceLines) {
         throw new IllegalArgumentException("source and reference differ in length: --src " + srcUri + " has " + sourceLines
             + " lines, --ref " + refUri + " has " + referenceLines + " lines");
@@ -99,7 +105,7 @@ public final class CheckpointEvaluation {
       removeKilledAttempts(fs, evalRoot, write);
       List<Row> rows = new ArrayList<>();
       for (CheckpointStore.Checkpoint checkpoint : checkpoints) {
-        CheckpointTranslator.Translated translated = translator.translate(store, checkpoint, source, folder);
+        CheckpointTranslator.Translated translated = translator.translate(store, checkpoint, source, sourceLines, folder);
         String hyp = translated.hyp().toString();
         Evaluation scored = EvaluateJob.run(sc, hyp, refUri);
         rows.add(new Row(translated.checkpoint(), translated.step(), scored.bleu().score(), scored.chrf().score(),

@@ -21,9 +21,9 @@ public interface CheckpointTranslator {
   record Translated(String checkpoint, long step, Path hyp, double sentencesPerSecond, double tokensPerSecond,
       long lines) {}
 
-  /** Translates {@code source} with {@code checkpoint} into {@code folder/CHECKPOINT.txt}. */
-  Translated translate(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, JavaRDD<String> source, Path folder)
-      throws IOException;
+  /** Translates {@code source}, {@code sourceLines} lines, with {@code checkpoint} into {@code folder/CHECKPOINT.txt}. */
+  Translated translate(CheckpointStore store, CheckpointStore.Checkpoint checkpoint, JavaRDD<String> source,
+      long sourceLines, Path folder) throws IOException;
 
   /** Writes the search settings into the report's {@code search} object. */
   void describe(ObjectNode search);

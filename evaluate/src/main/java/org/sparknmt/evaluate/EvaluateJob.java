@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.lines.HadoopLines;
+import org.sparknmt.base.run.JobProgress;
 import org.sparknmt.common.scores.Bleu;
 import org.sparknmt.common.scores.Chrf;
 import org.sparknmt.common.scores.CorpusStats;
@@ -40,29 +41,13 @@ public final class EvaluateJob {
       throw new UsageException("--hyp: at least one hypothesis file is needed");
     }
     sc.setJobGroup("evaluate", "sparknmt evaluate: BLEU and chrF of " + String.join(", ", hypUris) + " against " + refUri, false);
-    JavaPairRDD<Long, String> refs = numbered(sc, refUri, "--ref");
-    JavaPairRDD<Long, Tuple2<Integer, String>> hyps = null;
-    for (int s = 0; s < hypUris.size(); s++) {
-      int system = s;
-      JavaPairRDD<Long, Tuple2<Integer, String>> one = numbered(sc, hypUris.get(s), "--hyp").mapValues(line -> new Tuple2<>(system, line));
-      hyps = hyps == null ? one : hyps.union(one);
+    List<CorpusStats> stats;
+    try (JobProgress progress = new JobProgress(sc, "evaluate", "lines read", JobProgress.Count.INPUT_RECORDS, -1,
+        JobProgress.DEFAULT_SECONDS)) {
+      stats = stats(sc, hypUris, refUri);
     }
-    int systems = hypUris.size();
-    // One sum per partition, counted with one set of n-gram tables: nothing is allocated per line but the statistics.
-    List<CorpusStats> stats = refs.cogroup(hyps).values()
-        .mapPartitions(lines -> {
-          Ngrams ngrams = new Ngrams();
-          List<CorpusStats> sum = none(systems);
-          while (lines.hasNext()) {
-            Tuple2<Iterable<String>, Iterable<Tuple2<Integer, String>>> line = lines.next();
-            sum = plus(sum, statsOf(line._1(), line._2(), systems, ngrams));
-          }
-          return List.of(sum).iterator();
-        })
-        .fold(none(systems), EvaluateJob::plus);
-
     List<Evaluation> evaluations = new ArrayList<>();
-    for (int s = 0; s < systems; s++) {
+    for (int s = 0; s < hypUris.size(); s++) {
       CorpusStats corpus = stats.get(s);
       if (corpus.hypLines() != corpus.refLines()) {
         throw new IllegalArgumentException("hypothesis and reference differ in length: --hyp " + hypUris.get(s) + " has "
@@ -74,6 +59,30 @@ public final class EvaluateJob {
       evaluations.add(new Evaluation(hypUris.get(s), refUri, corpus.hypLines(), Bleu.score(corpus.bleu()), Chrf.score(corpus.chrf())));
     }
     return evaluations;
+  }
+
+  /** The statistics of each hypothesis file against the reference, in the order given. */
+  private static List<CorpusStats> stats(JavaSparkContext sc, List<String> hypUris, String refUri) {
+    JavaPairRDD<Long, String> refs = numbered(sc, refUri, "--ref");
+    JavaPairRDD<Long, Tuple2<Integer, String>> hyps = null;
+    for (int s = 0; s < hypUris.size(); s++) {
+      int system = s;
+      JavaPairRDD<Long, Tuple2<Integer, String>> one = numbered(sc, hypUris.get(s), "--hyp").mapValues(line -> new Tuple2<>(system, line));
+      hyps = hyps == null ? one : hyps.union(one);
+    }
+    int systems = hypUris.size();
+    // One sum per partition, counted with one set of n-gram tables: nothing is allocated per line but the statistics.
+    return refs.cogroup(hyps).values()
+        .mapPartitions(lines -> {
+          Ngrams ngrams = new Ngrams();
+          List<CorpusStats> sum = none(systems);
+          while (lines.hasNext()) {
+            Tuple2<Iterable<String>, Iterable<Tuple2<Integer, String>>> line = lines.next();
+            sum = plus(sum, statsOf(line._1(), line._2(), systems, ngrams));
+          }
+          return List.of(sum).iterator();
+        })
+        .fold(none(systems), EvaluateJob::plus);
   }
 
   /** (line number, line). */

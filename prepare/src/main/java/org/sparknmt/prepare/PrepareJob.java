@@ -28,6 +28,7 @@ import org.sparknmt.base.Seeds;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.files.FolderSwap;
 import org.sparknmt.base.files.HadoopFiles;
+import org.sparknmt.base.run.JobProgress;
 import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.data.ManifestFormat;
 import org.sparknmt.common.data.Split;
@@ -123,19 +124,23 @@ public final class PrepareJob {
 
     long t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: read and validate", false);
-    JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, config.partitions());
-    JavaRDD<Checked> validated = raw.map(p -> Checked.of(p,
-            LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
-                ? Split.VALID : Split.TRAIN, validator))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    Map<Integer, String> misaligned = CorpusReader.checkAligned(validated, parts, request.allowMisaligned());
-    JavaRDD<Checked> checked = misaligned.isEmpty() ? validated
-        : validated.map(c -> CorpusReader.rejectMisalignedParts(c, misaligned)).persist(StorageLevel.MEMORY_AND_DISK());
-    WordCounts wordCounts = WordCounter.count(checked
-        .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
-        .flatMap(c -> words(c.kept().source(), c.kept().target())), config.vocabMaxWords(), config.partitions());
-    if (checked != validated) {
-      validated.unpersist(false);
+    JavaRDD<Checked> checked;
+    WordCounts wordCounts;
+    try (JobProgress progress = progress(sc, "read and validate")) {
+      JavaRDD<RawPair> raw = CorpusReader.read(sc, parts, config.partitions());
+      JavaRDD<Checked> validated = raw.map(p -> Checked.of(p,
+              LineId.part(p.lineId()) >= trainPartCount || Seeds.uniform(validSeed, p.lineId()) < validFraction
+                  ? Split.VALID : Split.TRAIN, validator))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      Map<Integer, String> misaligned = CorpusReader.checkAligned(validated, parts, request.allowMisaligned());
+      checked = misaligned.isEmpty() ? validated
+          : validated.map(c -> CorpusReader.rejectMisalignedParts(c, misaligned)).persist(StorageLevel.MEMORY_AND_DISK());
+      wordCounts = WordCounter.count(checked
+          .filter(c -> c.split() == Split.TRAIN && c.kept() != null)
+          .flatMap(c -> words(c.kept().source(), c.kept().target())), config.vocabMaxWords(), config.partitions());
+      if (checked != validated) {
+        validated.unpersist(false);
+      }
     }
     timings.put("read_validate_count", millis(t));
 
@@ -163,18 +168,23 @@ public final class PrepareJob {
     JavaRDD<Prepared> prepared = checked
         .mapPartitions(it -> encode(it, new BpeEncoder(model.value()), maxSubwords))
         .persist(StorageLevel.MEMORY_AND_DISK());
-    Tally tally = prepared.aggregate(new Tally(), Tally::add, Tally::merge);
+    Tally tally;
+    try (JobProgress progress = progress(sc, "encode")) {
+      tally = prepared.aggregate(new Tally(), Tally::add, Tally::merge);
+    }
     checked.unpersist(false);
     reconcile(tally);
     timings.put("encode", millis(t));
 
     t = System.nanoTime();
     sc.setJobGroup("prepare", "sparknmt prepare: rejects", false);
-    prepared.filter(p -> !p.kept())
-        .mapToPair(p -> new Tuple2<>(p.lineId(), p.reject()))
-        .sortByKey(true, 1)
-        .map(r -> r._2.toJson(parts))
-        .saveAsTextFile(RunLayout.rejects(staging).toString());
+    try (JobProgress progress = progress(sc, "rejects")) {
+      prepared.filter(p -> !p.kept())
+          .mapToPair(p -> new Tuple2<>(p.lineId(), p.reject()))
+          .sortByKey(true, 1)
+          .map(r -> r._2.toJson(parts))
+          .saveAsTextFile(RunLayout.rejects(staging).toString());
+    }
     timings.put("rejects", millis(t));
 
     t = System.nanoTime();
@@ -189,9 +199,12 @@ public final class PrepareJob {
       int count = split == Split.TRAIN ? config.shards()
           : (int) Math.max(1, Math.min(config.shards(), config.shards() * lengths.pairs / Math.max(1, tally.train.pairs)));
       JavaRDD<EncodedPair> pairs = prepared.filter(p -> p.kept() && p.split() == split).map(Prepared::pair);
-      List<ShardInfo> written = Sharder.sorted(Sharder.write(pairs, lengths.batch,
-          new Sharder.Packing(config.maxTokens(), config.maxSentences(), config.partitions(), config.seed()), count,
-          RunLayout.shards(staging, split.folder()).toString(), hadoop));
+      List<ShardInfo> written;
+      try (JobProgress progress = progress(sc, split.folder() + " shards")) {
+        written = Sharder.sorted(Sharder.write(pairs, lengths.batch,
+            new Sharder.Packing(config.maxTokens(), config.maxSentences(), config.partitions(), config.seed()), count,
+            RunLayout.shards(staging, split.folder()).toString(), hadoop));
+      }
       long inShards = written.stream().mapToLong(ShardInfo::pairs).sum();
       if (inShards != lengths.pairs) {
         throw new IllegalStateException(split.folder() + " shards hold " + inShards + " pairs but " + lengths.pairs + " were kept");
@@ -202,6 +215,15 @@ public final class PrepareJob {
     timings.put("shards", millis(t));
     return Manifest.build(fingerprint, trainParts, validParts, config, request.allowMisaligned(), tally, vocab,
         vocabHash, wordCounts, shards, timings);
+  }
+
+  /**
+   * The progress line of one step of prepare: the records its tasks read (input lines, then the cached
+   * pairs), and the share of its tasks done, as no step knows its count beforehand.
+   */
+  private static JobProgress progress(JavaSparkContext sc, String step) {
+    return new JobProgress(sc, "prepare (" + step + ")", "records read", JobProgress.Count.INPUT_RECORDS, -1,
+        JobProgress.DEFAULT_SECONDS);
   }
 
   private static Iterator<String> words(String source, String target) {

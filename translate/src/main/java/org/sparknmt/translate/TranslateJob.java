@@ -9,6 +9,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
 import org.sparknmt.base.lines.HadoopLines;
 import org.sparknmt.base.lines.SingleFileOutput;
+import org.sparknmt.base.run.JobProgress;
 import org.sparknmt.common.threads.LocalTaskThreads;
 import scala.Tuple2;
 
@@ -54,13 +55,22 @@ public final class TranslateJob {
     if (hypotheses.plain()) {
       return run(sc, model, config, inputUri, outputUri, replace);
     }
-    return run(sc, model, config, hypotheses, HadoopLines.read(sc, inputUri, "--input"), inputUri, outputUri, replace);
+    return run(sc, model, config, hypotheses, HadoopLines.read(sc, inputUri, "--input"), -1, inputUri, outputUri, replace);
   }
 
   /** Translates {@code lines} into the file {@code outputUri}. */
   public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, JavaRDD<String> lines,
       String outputUri, boolean replace) throws IOException {
-    return run(sc, model, config, null, lines, null, outputUri, replace);
+    return run(sc, model, config, lines, -1, outputUri, replace);
+  }
+
+  /**
+   * Translates {@code lines}, {@code lineCount} of them (-1: not known), into the file {@code outputUri}; the
+   * count, when known, gives the progress line its share done and ETA.
+   */
+  public static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config, JavaRDD<String> lines,
+      long lineCount, String outputUri, boolean replace) throws IOException {
+    return run(sc, model, config, null, lines, lineCount, null, outputUri, replace);
   }
 
   /**
@@ -68,26 +78,30 @@ public final class TranslateJob {
    * joined to the lines of inputUri.
    */
   private static Result run(JavaSparkContext sc, TranslationModel model, TranslateConfig config,
-      HypothesesConfig hypotheses, JavaRDD<String> lines, String inputUri, String outputUri, boolean replace)
-      throws IOException {
+      HypothesesConfig hypotheses, JavaRDD<String> lines, long lineCount, String inputUri, String outputUri,
+      boolean replace) throws IOException {
     sc.setJobGroup("translate", "sparknmt translate: " + model.checkpoint() + " -> " + outputUri, false);
     long start = System.nanoTime();
     Broadcast<TranslationModel> shared = sc.broadcast(model);
     LongAccumulator tokens = sc.sc().longAccumulator("target tokens");
-    JavaRDD<String> parts = partitioned(lines, config.partitions());
-    try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), parts.getNumPartitions())) {
-      JavaRDD<String> translations = hypotheses == null ? translate(parts, shared, config, tokens)
-          : numbered(sc, parts, inputUri, hypotheses).mapPartitions(partition -> TranslatedBlocks.of(partition,
-              NumberedLine::text, (NumberedLine line, List<LineHypothesis> h) -> hypotheses.outputFormat().format(line.id(), h),
-              () -> shared.value().sentenceTranslator(config),
-              (sentences, numbered) -> sentences.hypotheses(numbered.stream().map(NumberedLine::text).toList(),
-                  numbered.stream().mapToLong(NumberedLine::id).toArray(),
-                  hypotheses.prefixed() ? numbered.stream().map(NumberedLine::prefix).toList() : null, hypotheses),
-              shared.value().searchThreads(), tokens::add), true);
-      long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
-      return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
-    } finally {
-      shared.destroy();
+    // open before partitioned(), whose line ranges already run jobs over the input
+    try (JobProgress progress = new JobProgress(sc, "translate", lineCount < 0 ? "lines written" : "lines",
+        JobProgress.Count.OUTPUT_RECORDS, lineCount, JobProgress.DEFAULT_SECONDS)) {
+      JavaRDD<String> parts = partitioned(lines, config.partitions());
+      try (LocalTaskThreads threads = LocalTaskThreads.share(sc.sc(), parts.getNumPartitions())) {
+        JavaRDD<String> translations = hypotheses == null ? translate(parts, shared, config, tokens)
+            : numbered(sc, parts, inputUri, hypotheses).mapPartitions(partition -> TranslatedBlocks.of(partition,
+                NumberedLine::text, (NumberedLine line, List<LineHypothesis> h) -> hypotheses.outputFormat().format(line.id(), h),
+                () -> shared.value().sentenceTranslator(config),
+                (sentences, numbered) -> sentences.hypotheses(numbered.stream().map(NumberedLine::text).toList(),
+                    numbered.stream().mapToLong(NumberedLine::id).toArray(),
+                    hypotheses.prefixed() ? numbered.stream().map(NumberedLine::prefix).toList() : null, hypotheses),
+                shared.value().searchThreads(), tokens::add), true);
+        long written = SingleFileOutput.write(translations, outputUri, replace, sc.hadoopConfiguration());
+        return new Result(model.checkpoint(), written, tokens.value(), (System.nanoTime() - start) / 1e9);
+      } finally {
+        shared.destroy();
+      }
     }
   }
 
