@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.config.JobConfig;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.model.nn.TransformerConfig;
 import org.sparknmt.train.TrainConfig;
 import org.sparknmt.train.TrainJob;
@@ -93,12 +94,12 @@ public final class TrainScalingBench implements Callable<Integer> {
     Path target = new Path(run);
     FileSystem fs = target.getFileSystem(sc.hadoopConfiguration());
     fs.delete(target, true);
-    FileUtil.copy(fs, new Path(prepared, "data"), fs, new Path(run, "data"), false, sc.hadoopConfiguration());
+    FileUtil.copy(fs, RunLayout.of(prepared).data(), fs, RunLayout.of(run).data(), false, sc.hadoopConfiguration());
   }
 
   /** The lines of {@code run}'s metrics/train.jsonl, one per round. */
   static List<JsonNode> rounds(JavaSparkContext sc, String run) throws IOException {
-    Path metrics = new Path(run, "metrics/train.jsonl");
+    Path metrics = RunLayout.of(run).metricsLog(RunLayout.TRAIN_LOG);
     List<JsonNode> rounds = new ArrayList<>();
     try (InputStream in = metrics.getFileSystem(sc.hadoopConfiguration()).open(metrics)) {
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {

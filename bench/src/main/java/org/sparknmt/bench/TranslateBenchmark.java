@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.clean.Normalizer;
 import org.sparknmt.common.scores.BleuScore;
 import org.sparknmt.common.vocab.BpeEncoder;
@@ -101,7 +102,7 @@ public final class TranslateBenchmark implements Callable<Integer> {
         time(sc, "beam " + beam, model, defaults.withSearch(defaults.search().withBeamWidth(beam)), BEST, work);
       }
       // beside beam 4 over the whole vocabulary: the same search over the run's shortlist (sparknmt shortlist)
-      org.apache.hadoop.fs.Path shortlistFile = ShortlistFile.inRun(setup.run);
+      org.apache.hadoop.fs.Path shortlistFile = RunLayout.of(setup.run).shortlist();
       if (!shortlistFile.getFileSystem(sc.hadoopConfiguration()).exists(shortlistFile)) {
         System.out.println("shortlist beam 4: not run (no " + shortlistFile + ")");
       } else {

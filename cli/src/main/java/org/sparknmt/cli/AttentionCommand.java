@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.report.AttentionFigures;
 import org.sparknmt.report.Png;
 import org.sparknmt.report.RunModel;
@@ -40,7 +41,7 @@ public final class AttentionCommand implements Callable<Integer> {
     Configuration hadoop = new Configuration();
     RunModel model = RunModel.open(run, checkpoint.name(), hadoop);
     SentenceAttention attention = model.attention(source, Optional.ofNullable(target));
-    Path folder = out != null ? new Path(out) : new Path(new Path(run, "report"), "attention");
+    Path folder = out != null ? new Path(out) : RunLayout.of(run).reportAttention();
     List<AttentionFigures.Overview> overviews = AttentionFigures.write(attention, folder, hadoop);
     System.out.printf("attention: checkpoint %s%n  source: %s%n  tokens: %s%n  output: %s%n  tokens: %s%n",
         model.checkpoint().path(), attention.source(), String.join(" ", attention.sourceTokens()),

@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.TrainingState;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunLock;
 import org.sparknmt.base.run.RunMetric;
 import org.sparknmt.model.ModelArtifact;
@@ -59,10 +60,10 @@ public final class AverageCommand implements Callable<Integer> {
     metrics.put(RunMetric.AVERAGED_CHECKPOINTS.key(), (double) last);
     metrics.put(RunMetric.FIRST_STEP.key(), (double) chosen.get(0).step());
     TrainingState averagedState = state.withMetrics(metrics);
-    String name = String.format("avg-last-%d-%s", last, CheckpointStore.name(newest.step()));
+    String name = RunLayout.averagedCheckpointName(last, newest.step());
     var path = store.save(name, averagedState, out -> ModelArtifact.write(averaged, state.vocabularySha256(), out), null);
     System.out.printf("average: %s = mean of %s%n", path,
-        String.join(", ", chosen.stream().map(c -> CheckpointStore.name(c.step())).toList()));
+        String.join(", ", chosen.stream().map(c -> RunLayout.checkpointName(c.step())).toList()));
     return 0;
   }
 }

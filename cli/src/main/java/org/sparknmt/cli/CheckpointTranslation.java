@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.checkpoint.TrainedModel;
 import org.sparknmt.common.data.PreparedData;
 import org.sparknmt.evaluate.CheckpointTranslator;
@@ -26,7 +27,7 @@ record CheckpointTranslation(JavaSparkContext sc, String runUri, PreparedData da
       long sourceLines, Path folder) throws IOException {
     TranslationModel model = TranslationModel.of(TrainedModel.open(store, checkpoint, data))
         .withShortlist(config, runUri, sc.hadoopConfiguration());
-    Path hyp = new Path(folder, model.checkpoint() + ".txt");
+    Path hyp = RunLayout.evalTranslation(folder, model.checkpoint());
     TranslateJob.Result translated = TranslateJob.run(sc, model, config, source, sourceLines, hyp.toString(), false);
     return new Translated(model.checkpoint(), model.step(), hyp, translated.sentencesPerSecond(),
         translated.tokensPerSecond(), translated.lines());

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.UsageException;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunLock;
 import org.sparknmt.translate.ShortlistFile;
 import org.sparknmt.translate.ShortlistJob;
@@ -45,7 +46,7 @@ public final class ShortlistCommand implements Callable<Integer> {
         RunLock lock = runLock.acquire(run, "shortlist", sc.hadoopConfiguration())) {
       long start = System.nanoTime();
       ShortlistFile shortlist = ShortlistJob.run(sc, run, top, frequent);
-      Path file = ShortlistFile.inRun(run);
+      Path file = RunLayout.of(run).shortlist();
       shortlist.write(file, sc.hadoopConfiguration());
       int listed = 0;
       for (int s = 0; s < shortlist.shortlist().vocabSize(); s++) {

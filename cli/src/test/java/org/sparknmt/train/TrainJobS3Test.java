@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.CheckpointWritePause;
 import org.sparknmt.base.config.JobConfig;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.scores.Evaluation;
 import org.sparknmt.evaluate.EvaluateJob;
 import org.sparknmt.model.nn.TransformerConfig;
@@ -76,7 +77,7 @@ class TrainJobS3Test {
     assertEquals(12, second.step());
     TrainJobTest.assertSameParametersAndAdamState(latestModel(straight), latestModel(resumed));
     FileSystem fs = new Path(resumed).getFileSystem(SPARK.sc().hadoopConfiguration());
-    Path checkpoint = new Path(resumed, "checkpoints/" + CheckpointStore.name(12));
+    Path checkpoint = new Path(resumed, "checkpoints/" + RunLayout.checkpointName(12));
     assertTrue(fs.getFileStatus(checkpoint).isFile(), checkpoint + " is not a pointer");
     List<String> entries = Arrays.stream(fs.listStatus(new Path(resumed, "checkpoints")))
         .map(f -> f.getPath().getName()).toList();
@@ -87,7 +88,7 @@ class TrainJobS3Test {
     TranslateJob.Result translated = TranslateJob.run(SPARK.sc(), TranslationModel.load(resumed, "latest",
         SPARK.sc().hadoopConfiguration()), Searches.search("translate.beam=2", "translate.max_len_a=0",
         "translate.max_len_b=6", "translate.batch_size=8"), S3.uri("corpus/valid.en"), hypotheses, false);
-    assertEquals(CheckpointStore.name(12), translated.checkpoint());
+    assertEquals(RunLayout.checkpointName(12), translated.checkpoint());
     assertEquals(40, TinyRun.read(hypotheses, SPARK.sc().hadoopConfiguration()).size());
     Evaluation evaluation = EvaluateJob.run(SPARK.sc(), hypotheses, S3.uri("corpus/valid.de"));
     assertEquals(40, evaluation.lines());

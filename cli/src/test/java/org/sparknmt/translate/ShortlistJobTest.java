@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.base.UsageException;
-import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.cli.CommandLineRun;
 import org.sparknmt.cli.ExitCodes;
 import org.sparknmt.common.data.PreparedData;
@@ -94,7 +94,7 @@ class ShortlistJobTest {
     }
     assertArrayEquals(new int[] {ja}, built.shortlist().always(), "the most frequent target token");
     assertEquals(data.vocabularySha256(), built.vocabularySha256());
-    Path file = ShortlistFile.inRun(run);
+    Path file = RunLayout.of(run).shortlist();
     built.write(file, new Configuration());
     ShortlistFile read = ShortlistFile.read(file, new Configuration());
     assertEquals(built.vocabularySha256(), read.vocabularySha256());
@@ -109,7 +109,7 @@ class ShortlistJobTest {
   @Test
   void translationWithTheWholeVocabularysShortlistIsPlainTranslationAndOtherVocabulariesAreRefused() throws IOException {
     Configuration hadoop = new Configuration();
-    TinyRun.checkpoint(run, CheckpointStore.name(1), 1, 3, 1.0, hadoop);
+    TinyRun.checkpoint(run, RunLayout.checkpointName(1), 1, 3, 1.0, hadoop);
     PreparedData data = PreparedData.open(run, hadoop);
     int vocab = data.vocabulary().size();
     Path whole = new Path(run, "whole.txt");

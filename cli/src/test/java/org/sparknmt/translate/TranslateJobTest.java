@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.cli.EvaluateCli;
 import org.sparknmt.cli.ExitCodes;
 import org.sparknmt.common.scores.Bleu;
@@ -51,8 +52,8 @@ class TranslateJobTest {
   @BeforeAll
   static void prepare() throws IOException {
     run = TinyRun.prepare(SPARK.sc(), HDFS, "tiny", 400);
-    step10 = TinyRun.checkpoint(run, CheckpointStore.name(10), 10, 1, 3.0, hadoop());
-    step20 = TinyRun.checkpoint(run, CheckpointStore.name(20), 20, 2, 4.0, hadoop());
+    step10 = TinyRun.checkpoint(run, RunLayout.checkpointName(10), 10, 1, 3.0, hadoop());
+    step20 = TinyRun.checkpoint(run, RunLayout.checkpointName(20), 20, 2, 4.0, hadoop());
   }
 
   @Test
@@ -169,7 +170,7 @@ class TranslateJobTest {
         () -> TranslationModel.load(other, step10.path().toString(), hadoop()));
     assertTrue(e.getMessage().startsWith("checkpoint " + step10.path() + " was trained with vocabulary "
         + step10.state().vocabularySha256() + ", but the run's data has vocabulary "), e.getMessage());
-    CheckpointStore.Checkpoint own = TinyRun.checkpoint(other, CheckpointStore.name(5), 5, 1, 3.0, hadoop());
+    CheckpointStore.Checkpoint own = TinyRun.checkpoint(other, RunLayout.checkpointName(5), 5, 1, 3.0, hadoop());
     UsageException ensemble = assertThrows(UsageException.class,
         () -> TranslationModel.load(other, List.of("step-5", step10.path().toString()), hadoop()));
     assertEquals("--checkpoint step-5 and --checkpoint " + step10.path() + " were trained with different vocabularies ("
@@ -198,7 +199,7 @@ class TranslateJobTest {
 
   @Test
   void aDamagedCheckpointIsNamed() throws IOException {
-    CheckpointStore.Checkpoint damaged = TinyRun.checkpoint(run, CheckpointStore.name(30), 30, 4, 9.0, hadoop());
+    CheckpointStore.Checkpoint damaged = TinyRun.checkpoint(run, RunLayout.checkpointName(30), 30, 4, 9.0, hadoop());
     Path model = new Path(damaged.path(), CheckpointStore.MODEL);
     FileSystem fs = model.getFileSystem(hadoop());
     byte[] bytes;

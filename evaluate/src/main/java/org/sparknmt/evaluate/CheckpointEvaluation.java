@@ -27,6 +27,7 @@ import org.sparknmt.base.files.FileReplacement;
 import org.sparknmt.base.files.WriteLeftovers;
 import org.sparknmt.base.lines.HadoopLines;
 import org.sparknmt.base.run.JobProgress;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.scores.Bleu;
 import org.sparknmt.common.scores.Chrf;
 import org.sparknmt.common.scores.Evaluation;
@@ -97,9 +98,9 @@ public final class CheckpointEvaluation {
         throw new IllegalArgumentException("source and reference differ in length: --src " + srcUri + " has " + sourceLines
             + " lines, --ref " + refUri + " has " + referenceLines + " lines");
       }
-      String stamp = "eval-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
-      Path evalRoot = new Path(runUri, "eval");
-      Path folder = new Path(evalRoot, stamp);
+      RunLayout layout = RunLayout.of(runUri);
+      Path evalRoot = layout.eval();
+      Path folder = layout.evalAttempt(ZonedDateTime.now(ZoneOffset.UTC).format(STAMP));
       FileSystem fs = evalRoot.getFileSystem(sc.hadoopConfiguration());
       WriteLeftovers.Write write = WriteLeftovers.Write.start();
       removeKilledAttempts(fs, evalRoot, write);
@@ -111,7 +112,7 @@ public final class CheckpointEvaluation {
         rows.add(new Row(translated.checkpoint(), translated.step(), scored.bleu().score(), scored.chrf().score(),
             scored.bleu().ratio(), translated.sentencesPerSecond(), translated.tokensPerSecond(), translated.lines(), hyp));
       }
-      Path json = new Path(evalRoot, stamp + ".json");
+      Path json = RunLayout.evalResult(folder);
       ObjectNode report = report(runUri, srcUri, refUri, translator, rows);
       Path partial = write.partial(json);
       try (OutputStream out = DurableFiles.create(fs, partial, false)) {
@@ -134,12 +135,12 @@ public final class CheckpointEvaluation {
     WriteLeftovers.remove(fs, evalRoot, own, null);
     FileStatus[] attempts;
     try {
-      attempts = fs.listStatus(evalRoot, path -> path.getName().startsWith("eval-"));
+      attempts = fs.listStatus(evalRoot, path -> RunLayout.isEvalAttempt(path.getName()));
     } catch (FileNotFoundException e) {
       return;
     }
     for (FileStatus attempt : attempts) {
-      Path report = new Path(evalRoot, attempt.getPath().getName() + ".json");
+      Path report = RunLayout.evalResult(attempt.getPath());
       if (attempt.isDirectory() && !fs.exists(report) && !WriteLeftovers.remove(fs, attempt.getPath(), own, null).isEmpty()
           && fs.listStatus(attempt.getPath()).length == 0) {
         fs.delete(attempt.getPath(), false);

@@ -94,13 +94,13 @@ public final class PrepareJob {
       }
     }
     removeStale(fs, layout.run());
-    Path staging = new Path(layout.run(), RunLayout.TMP_PREFIX + UUID.randomUUID());
+    Path staging = layout.dataStaging(UUID.randomUUID().toString());
     fs.mkdirs(staging);
     ObjectNode manifest;
     try {
       manifest = prepare(sc, request, trainParts, validParts, fingerprint, staging);
       HadoopFiles.write(RunLayout.manifest(staging), ManifestFormat.bytes(manifest), hadoopConf);
-      FolderSwap.install(fs, staging, layout.data(), new Path(layout.run(), RunLayout.OLD_PREFIX + UUID.randomUUID()));
+      FolderSwap.install(fs, staging, layout.data(), layout.dataReplaced(UUID.randomUUID().toString()));
     } catch (IOException | RuntimeException e) {
       fs.delete(staging, true);
       throw e;

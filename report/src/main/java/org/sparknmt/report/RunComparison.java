@@ -21,6 +21,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.TrainingState;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 import org.sparknmt.common.checkpoint.TrainedModel;
 
@@ -37,7 +38,7 @@ public final class RunComparison {
   /** The fields of the metrics logs that measure time or bytes moved, not what was trained. */
   static final Set<String> TIMING = Set.of(RunMetric.TOKENS_PER_S.key(), RunMetric.FIT_SHARE.key(),
       RunMetric.DATA_SHARE.key(), RunMetric.DRIVER_BYTES_IN.key(), RunMetric.TRAIN_S.key(), RunMetric.VALID_S.key());
-  private static final List<String> LOGS = List.of("train", "valid");
+  private static final List<String> LOGS = List.of(RunLayout.TRAIN_LOG, RunLayout.VALID_LOG);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<String> differences = new ArrayList<>();
@@ -50,7 +51,7 @@ public final class RunComparison {
     RunComparison comparison = new RunComparison();
     comparison.checkpoints(new CheckpointStore(expected, hadoop), new CheckpointStore(actual, hadoop));
     for (String log : LOGS) {
-      comparison.metrics(log, metricsFile(expected, log), metricsFile(actual, log), hadoop);
+      comparison.metrics(log, RunLayout.of(expected).metricsLog(log), RunLayout.of(actual).metricsLog(log), hadoop);
     }
     return comparison;
   }
@@ -156,10 +157,6 @@ public final class RunComparison {
     try (InputStream stream = in.get()) {
       return stream.readAllBytes();
     }
-  }
-
-  private static Path metricsFile(String run, String log) {
-    return new Path(new Path(run, "metrics"), log + ".jsonl");
   }
 
   /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 
 /**
@@ -18,9 +18,9 @@ public record RunMetrics(List<JsonNode> train, List<JsonNode> valid) {
   }
 
   public static RunMetrics read(String run, Configuration hadoop) throws IOException {
-    Path folder = new Path(run, "metrics");
-    return new RunMetrics(JsonFiles.lines(new Path(folder, "train.jsonl"), hadoop),
-        JsonFiles.lines(new Path(folder, "valid.jsonl"), hadoop));
+    RunLayout layout = RunLayout.of(run);
+    return new RunMetrics(JsonFiles.lines(layout.metricsLog(RunLayout.TRAIN_LOG), hadoop),
+        JsonFiles.lines(layout.metricsLog(RunLayout.VALID_LOG), hadoop));
   }
 
   /** {@code metric} against the step over the records that have it as a number. */

@@ -19,6 +19,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.TrainingState;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 import org.sparknmt.common.data.PreparedData;
 import org.sparknmt.common.data.Split;
@@ -38,7 +39,7 @@ public final class RunReport {
 
   private final String run;
   private final Configuration hadoop;
-  private final Path folder;
+  private final RunLayout layout;
   private final List<Path> images = new ArrayList<>();
 
   /** What was written: the page and every image. */
@@ -47,7 +48,7 @@ public final class RunReport {
   public RunReport(String run, Configuration hadoop) {
     this.run = run;
     this.hadoop = hadoop;
-    this.folder = new Path(run, "report");
+    this.layout = RunLayout.of(run);
   }
 
   /** Writes the report, drawing the attention of {@code sentences} validation sentences under checkpoint {@code checkpoint}. */
@@ -64,7 +65,7 @@ public final class RunReport {
       html.details("Configuration of " + checkpoints.get(checkpoints.size() - 1).path().getName(),
           checkpoints.get(checkpoints.size() - 1).state().config());
     }
-    Path index = new Path(folder, "index.html");
+    Path index = layout.reportPage();
     try (OutputStream out = index.getFileSystem(hadoop).create(index, true)) {
       out.write(html.page("sparknmt run report").getBytes(StandardCharsets.UTF_8));
     }
@@ -74,7 +75,7 @@ public final class RunReport {
   private void training(Html html, RunMetrics metrics, List<CheckpointStore.Checkpoint> checkpoints) throws IOException {
     html.heading(2, "Training");
     if (metrics.train().isEmpty() && metrics.valid().isEmpty()) {
-      html.paragraph("No metrics under " + new Path(run, "metrics") + ": the run has not been trained yet.");
+      html.paragraph("No metrics under " + layout.metrics() + ": the run has not been trained yet.");
     }
     plot(html, "loss.png", byStep(Charts.lines("Loss by step", "step", "loss (per target token)", List.of(
         RunMetrics.series("training", metrics.train(), RunMetric.LOSS),
@@ -97,7 +98,7 @@ public final class RunReport {
           number(s.metric(RunMetric.VALID_ACCURACY)), number(s.metric(RunMetric.VALID_BLEU))));
     }
     if (rows.isEmpty()) {
-      html.paragraph("No intact checkpoint under " + new Path(run, "checkpoints") + ".");
+      html.paragraph("No intact checkpoint under " + layout.checkpoints() + ".");
     } else {
       html.table(List.of("checkpoint", "step", "epoch", "train loss", "valid loss", "valid accuracy", "valid BLEU"), rows);
     }
@@ -118,10 +119,10 @@ public final class RunReport {
   /** {@code RUN/eval/*.json}: one row per result, the scalar fields as columns. */
   private void evaluation(Html html) throws IOException {
     html.heading(2, "Evaluation");
-    Path evalFolder = new Path(run, "eval");
+    Path evalFolder = layout.eval();
     FileSystem fs = evalFolder.getFileSystem(hadoop);
     List<FileStatus> files = fs.exists(evalFolder)
-        ? List.of(fs.listStatus(evalFolder, p -> p.getName().endsWith(".json"))) : List.of();
+        ? List.of(fs.listStatus(evalFolder, RunLayout::isEvalResult)) : List.of();
     if (files.isEmpty()) {
       html.paragraph("No evaluation results (" + evalFolder + "/*.json) yet.");
       return;
@@ -192,10 +193,12 @@ public final class RunReport {
       html.code("source", attention.source());
       html.code("reference", model.encoder().decode(pair.target()));
       html.code("output", attention.output());
-      Path sentenceFolder = new Path(new Path(folder, "attention"), "valid-" + n);
+      Path sentenceFolder = new Path(layout.reportAttention(), "valid-" + n);
+      // relative to the page, so that the report folder can be copied anywhere and still shows its images
+      String linkFolder = layout.reportAttention().getName() + "/" + sentenceFolder.getName() + "/";
       for (AttentionFigures.Overview overview : AttentionFigures.write(attention, sentenceFolder, hadoop)) {
         images.add(overview.file());
-        html.image("attention/valid-" + n + "/" + overview.file().getName(),
+        html.image(linkFolder + overview.file().getName(),
             overview.kind().title() + ", layer " + overview.layer());
       }
     }
@@ -226,7 +229,7 @@ public final class RunReport {
   }
 
   private void plot(Html html, String name, Chart<?, ?> chart) throws IOException {
-    Path file = new Path(folder, name);
+    Path file = new Path(layout.report(), name);
     Png.write(Png.render(chart), file, hadoop);
     images.add(file);
     html.image(name, chart.getTitle());

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknmt.base.checkpoint.TrainingState;
 import org.sparknmt.base.run.MetricsLog;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 
 /** {@code RUN/metrics/train.jsonl} (one line per averaging round) and {@code valid.jsonl} (one per validation). */
@@ -15,8 +16,8 @@ final class MetricsSink implements AutoCloseable {
   private final MetricsLog valid;
 
   MetricsSink(String runUri, long resumedStep, JavaSparkContext sc) throws IOException {
-    this.train = MetricsLog.open(runUri, "train", resumedStep, sc.hadoopConfiguration());
-    this.valid = MetricsLog.open(runUri, "valid", resumedStep, sc.hadoopConfiguration());
+    this.train = MetricsLog.open(runUri, RunLayout.TRAIN_LOG, resumedStep, sc.hadoopConfiguration());
+    this.valid = MetricsLog.open(runUri, RunLayout.VALID_LOG, resumedStep, sc.hadoopConfiguration());
   }
 
   /** @param driverBytesIn the bytes the driver received as the round's task results; -1 (left out) when unknown */

@@ -15,6 +15,7 @@ import org.sparknmt.base.Seeds;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.TrainingState;
 import org.sparknmt.base.files.StorageFailures;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 import org.sparknmt.common.data.IndexedBatches;
 import org.sparknmt.common.shard.Batch;
@@ -178,7 +179,7 @@ final class TrainingLoop {
   private void checkpoint(TrainingState state) throws IOException {
     long start = System.nanoTime();
     ComputationGraph graph = averaging.network();
-    org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(store.root(), CheckpointStore.name(state.step()));
+    org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(store.root(), RunLayout.checkpointName(state.step()));
     org.apache.hadoop.fs.Path path;
     try {
       path = StorageFailures.retrying("checkpoint " + target,

@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.Path;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.files.DurableFiles;
 import org.sparknmt.base.files.FileReplacement;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.model.decode.Shortlist;
 
 /**
@@ -44,14 +45,9 @@ public record ShortlistFile(String vocabularySha256, String score, int top, int 
   /** {@code --shortlist run} (and {@code translate.shortlist = run}): the run's own shortlist. */
   public static final String OF_THE_RUN = "run";
 
-  /** Where {@code sparknmt shortlist} writes a run's shortlist. */
-  public static Path inRun(String runUri) {
-    return new Path(new Path(runUri, "shortlist"), "shortlist.txt");
-  }
-
   /** The file a {@code translate.shortlist} value names: {@link #OF_THE_RUN} is the run's, anything else a URI. */
   public static Path named(String spec, String runUri) {
-    return spec.equals(OF_THE_RUN) ? inRun(runUri) : new Path(spec);
+    return spec.equals(OF_THE_RUN) ? RunLayout.of(runUri).shortlist() : new Path(spec);
   }
 
   /** Writes this shortlist to file whole (a temporary file renamed over it). */

@@ -14,9 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
@@ -27,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknmt.base.UsageException;
 import org.sparknmt.base.files.ConditionalWrites;
 import org.sparknmt.base.files.StorageFailures;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.base.run.RunMetric;
 
 /**
@@ -47,10 +47,10 @@ public final class CheckpointStore {
   public static final String CHECKSUMS = "checksums.json";
   /** The outer optimizer's momentum (train.outer), present only when one is used. */
   public static final String OUTER = "outer-momentum.bin";
-  private static final Pattern NAME = Pattern.compile("step-(\\d{8,})");
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private final RunLayout layout;
   private final Path root;
   private final FileSystem fs;
   private final Configuration hadoop;
@@ -83,7 +83,8 @@ public final class CheckpointStore {
 
   /** A store whose writes stop where {@code pause} says (a fault test's hook). */
   public CheckpointStore(String runUri, Configuration hadoop, CheckpointWritePause pause) throws IOException {
-    this.root = new Path(runUri, "checkpoints");
+    this.layout = RunLayout.of(runUri);
+    this.root = layout.checkpoints();
     this.fs = root.getFileSystem(hadoop);
     this.hadoop = hadoop;
     this.writer = new CheckpointWriter(fs, root, pause, ConditionalWrites.available(fs, root));
@@ -93,17 +94,13 @@ public final class CheckpointStore {
     return root;
   }
 
-  public static String name(long step) {
-    return String.format("step-%08d", step);
-  }
-
   /**
    * Writes the checkpoint {@code step-NNNNNNNN} of {@code state.step()} atomically and returns its folder.
    *
    * @param outer writes the outer optimizer's state; null when there is none
    */
   public Path save(TrainingState state, ModelWriter model, ModelWriter outer) throws IOException {
-    return save(name(state.step()), state, model, outer);
+    return save(RunLayout.checkpointName(state.step()), state, model, outer);
   }
 
   /**
@@ -117,8 +114,8 @@ public final class CheckpointStore {
     } catch (IOException e) {
       throw StorageFailures.failure("writing checkpoint " + new Path(root, name) + " failed", e);
     }
-    Matcher matcher = NAME.matcher(name);
-    if (matcher.matches()) {
+    OptionalLong step = RunLayout.checkpointStep(name);
+    if (step.isPresent()) {
       // its checksums were taken from the bytes as they were written, and the file system's own checksums
       // (HDFS's per-chunk CRCs, the local .crc files) guard them on the way: reading them back would cost a
       // checkpoint's size at every checkpoint step
@@ -126,7 +123,7 @@ public final class CheckpointStore {
       if (status.isFile()) {
         pointerTargets.put(pointerKey(status), writer.lastPublished());
       }
-      known.put(key(status), new Folder(written, Long.parseLong(matcher.group(1)), state, null, null));
+      known.put(key(status), new Folder(written, step.getAsLong(), state, null, null));
     }
     return written;
   }
@@ -209,12 +206,12 @@ public final class CheckpointStore {
     }
     Map<String, Folder> seen = new HashMap<>();
     for (FileStatus status : fs.listStatus(root)) {
-      Matcher matcher = NAME.matcher(status.getPath().getName());
-      if ((status.isDirectory() || writer.pointers()) && matcher.matches()) {
+      OptionalLong step = RunLayout.checkpointStep(status.getPath().getName());
+      if ((status.isDirectory() || writer.pointers()) && step.isPresent()) {
         String key = key(status);
         Folder folder = known.get(key);
         if (folder == null) {
-          folder = inspect(status.getPath(), Long.parseLong(matcher.group(1)));
+          folder = inspect(status.getPath(), step.getAsLong());
         }
         seen.put(key, folder);
         folders.add(folder);
@@ -368,8 +365,9 @@ public final class CheckpointStore {
   }
 
   private Checkpoint folder(String spec) throws IOException {
-    Path folder = spec.matches("\\d+") ? new Path(root, name(Long.parseLong(spec)))
-        : spec.matches("step-\\d+") ? new Path(root, name(Long.parseLong(spec.substring("step-".length()))))
+    String prefix = RunLayout.CHECKPOINT_PREFIX;
+    Path folder = spec.matches("\\d+") ? layout.checkpoint(Long.parseLong(spec))
+        : spec.matches(prefix + "\\d+") ? layout.checkpoint(Long.parseLong(spec.substring(prefix.length())))
         : spec.contains("/") ? new Path(spec) : new Path(root, spec);
     if (!folder.getFileSystem(hadoop).exists(folder)) {
       throw new UsageException("--checkpoint " + spec + ": " + folder + " does not exist");

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknmt.base.run.RunLayout;
 
 /**
  * A fault-test hook: the write of the checkpoint of each of {@code steps} stops for {@code pause}
@@ -45,7 +46,7 @@ public record CheckpointWritePause(List<Long> steps, Duration pause) {
 
   /** Pauses when {@code name} is this hook's checkpoint; {@code temporary} holds its complete files. */
   void beforeRename(String name, Path temporary) throws InterruptedIOException {
-    if (steps.stream().noneMatch(step -> name.equals(CheckpointStore.name(step)))) {
+    if (steps.stream().noneMatch(step -> name.equals(RunLayout.checkpointName(step)))) {
       return;
     }
     LOG.warn("{}: the files of checkpoint {} are written to {}; pausing {} s before the rename",

@@ -38,7 +38,7 @@ public final class MetricsLog {
 
   /** Opens the log, keeping the lines of steps up to {@code resumedStep}. */
   public static MetricsLog open(String runUri, String name, long resumedStep, Configuration hadoop) throws IOException {
-    Path file = new Path(new Path(runUri, "metrics"), name + ".jsonl");
+    Path file = RunLayout.of(runUri).metricsLog(name);
     MetricsLog log = new MetricsLog(file, file.getFileSystem(hadoop));
     FileReplacement.recover(log.fs, file);
     if (log.fs.exists(file)) {

@@ -55,7 +55,6 @@ import org.sparknmt.base.files.WriterProcess;
  * {@code --break-lock}, after making sure it no longer runs.
  */
 public final class RunLock implements AutoCloseable {
-  public static final String FILE = ".lock";
   private static final String S3A_CONDITIONAL_CREATE = "fs.s3a.create.conditional.enabled";
   private static final Logger LOG = LoggerFactory.getLogger(RunLock.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -127,7 +126,8 @@ public final class RunLock implements AutoCloseable {
    */
   public static RunLock acquire(String runUri, String command, boolean breakLock, Configuration hadoop)
       throws IOException {
-    Path file = new Path(runUri, FILE);
+    RunLayout layout = RunLayout.of(runUri);
+    Path file = layout.lock();
     FileSystem fs = file.getFileSystem(hadoop);
     if (objectStore(fs) && !ConditionalWrites.available(fs, file)) {
       throw new UsageException(noConditionalCreate(runUri, fs.getUri().getScheme()));
@@ -171,7 +171,7 @@ public final class RunLock implements AutoCloseable {
       }
     } else if (other.isPresent() && DurableFiles.localFileSystem(fs) == null && other.get().provablyGone()) {
       // only one taker can rename the file of this dead holder to this name; a later one finds it taken
-      Path aside = new Path(file.getParent(), FILE + ".stale-" + other.get().id());
+      Path aside = layout.staleLock(other.get().id());
       if (fs.rename(file, aside)) {
         LOG.warn("taking over the stale lock {} of {}: its process has ended", file, who);
         try {

@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknmt.base.run.RunLayout;
 
 /**
  * A checkpoint's files are synced ({@code hsync}, an fsync on HDFS's DataNodes) before the rename that
@@ -94,7 +95,7 @@ class CheckpointDurabilityTest {
     Recording fs = new Recording(new Configuration());
     Path root = new Path(dir.toUri().toString(), "checkpoints");
     CheckpointWriter writer = new CheckpointWriter(fs, root, CheckpointWritePause.NONE, false);
-    Path written = writer.write(CheckpointStore.name(10), CheckpointStoreTest.state(10, 1.0),
+    Path written = writer.write(RunLayout.checkpointName(10), CheckpointStoreTest.state(10, 1.0),
         out -> out.write("model".getBytes(StandardCharsets.UTF_8)), out -> out.write(1));
     assertEquals(1, fs.renames);
     assertEquals(List.of(), fs.unsyncedAtRename, "closed without hsync before the rename");

@@ -14,6 +14,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.testkit.MiniHdfs;
 import org.sparknmt.testkit.NameNodeAudit;
 
@@ -67,7 +68,7 @@ class CheckpointStoreHdfsTest {
     assertEquals(1, audit.count("open", model20), "a prune read step 20's model again");
     assertEquals(1, audit.count("open", checksums20), "a prune verified step 20 again");
     for (long step = 30; step <= 50; step += 10) {
-      String written = "/missing-block/checkpoints/" + CheckpointStore.name(step) + "/";
+      String written = "/missing-block/checkpoints/" + RunLayout.checkpointName(step) + "/";
       assertEquals(0, audit.count("open", written + CheckpointStore.MODEL) + audit.count("open", written
           + CheckpointStore.STATE) + audit.count("open", written + CheckpointStore.CHECKSUMS), written + " was read back");
     }
@@ -78,13 +79,13 @@ class CheckpointStoreHdfsTest {
     assertEquals(50, reader.latest().orElseThrow().step());
     reader.prune(10);
     long expected = 0;
-    for (FileStatus file : fs.listStatus(new Path(run, "checkpoints/" + CheckpointStore.name(50)))) {
+    for (FileStatus file : fs.listStatus(new Path(run, "checkpoints/" + RunLayout.checkpointName(50)))) {
       expected += file.getLen();
     }
     long read = hdfsBytesRead() - bytesRead;
     // steps 20 to 50 read once each, step 10 (no replica) not at all; step 50 is the largest
     assertTrue(read >= 3L * MODEL_BYTES && read <= 4 * expected, "bytes read opening the run: " + read);
-    assertEquals(1, audit.count("open", "/missing-block/checkpoints/" + CheckpointStore.name(50) + "/"
+    assertEquals(1, audit.count("open", "/missing-block/checkpoints/" + RunLayout.checkpointName(50) + "/"
         + CheckpointStore.MODEL));
   }
 

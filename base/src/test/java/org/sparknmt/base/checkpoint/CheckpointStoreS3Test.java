@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.testkit.S3Server;
 
 /**
@@ -91,7 +92,7 @@ class CheckpointStoreS3Test {
     assertEquals(0, fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000040.v-")).length);
 
     // a run copied from HDFS brings step-N folders: they are read, and replaced by a pointer when rewritten
-    Path copied = new Path(store.root(), CheckpointStore.name(30));
+    Path copied = new Path(store.root(), RunLayout.checkpointName(30));
     Path step20 = fs.listStatus(store.root(), p -> p.getName().startsWith(".step-00000020.v-"))[0].getPath();
     FileUtil.copy(fs, step20, fs, copied, false, S3.hadoop());
     CheckpointStore copy = new CheckpointStore(S3.uri("killed-run"), S3.hadoop());

@@ -36,19 +36,19 @@ class RunLockS3Test {
         + holder.started() + ": only one prepare, train or average may write to a run at a time. Wait for it to finish, "
         + "or if it no longer runs (killed on another host), rerun with --break-lock", held.getMessage());
     FileSystem fs = new Path(run).getFileSystem(S3.hadoop());
-    try (InputStream in = fs.open(new Path(run, RunLock.FILE))) {
+    try (InputStream in = fs.open(new Path(run, RunLayout.LOCK))) {
       assertEquals(holder, new ObjectMapper().readValue(in, RunLock.Holder.class), "the refused writer left the holder");
     }
 
     first.close();
-    assertFalse(fs.exists(new Path(run, RunLock.FILE)), "released");
+    assertFalse(fs.exists(new Path(run, RunLayout.LOCK)), "released");
     RunLock.acquire(run, "average", false, S3.hadoop()).close();
   }
 
   /** The store refuses the write, not the client's check: a lock object that appears after the check still wins. */
   @Test
   void theStoreRefusesACreateWhoseObjectAppearedAfterTheClientsCheck() throws IOException {
-    Path file = new Path(S3.uri("late-run"), RunLock.FILE);
+    Path file = new Path(S3.uri("late-run"), RunLayout.LOCK);
     FileSystem fs = file.getFileSystem(S3.hadoop());
     FSDataOutputStreamBuilder<FSDataOutputStream, ?> builder = fs.createFile(file).overwrite(false);
     builder.must(org.sparknmt.base.files.ConditionalWrites.CREATE, true);
@@ -67,7 +67,7 @@ class RunLockS3Test {
   @Test
   void aHolderProvablyGoneIsTakenOverOnceByItsEtagAndBreakLockTakesALiveOne() throws Exception {
     String run = S3.uri("stale-run");
-    Path file = new Path(run, RunLock.FILE);
+    Path file = new Path(run, RunLayout.LOCK);
     FileSystem fs = file.getFileSystem(S3.hadoop());
     String host = InetAddress.getLocalHost().getHostName();
     String namespace = Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid")).toString();

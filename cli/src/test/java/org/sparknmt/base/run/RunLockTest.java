@@ -54,14 +54,14 @@ class RunLockTest {
 
     first.close();
     FileSystem fs = new Path(run).getFileSystem(new Configuration());
-    assertFalse(fs.exists(new Path(run, RunLock.FILE)), "released");
+    assertFalse(fs.exists(new Path(run, RunLayout.LOCK)), "released");
     RunLock.acquire(run, "average", false, ownClient()).close();
   }
 
   @Test
   void aHolderOnAnotherHostWhoseClientStoppedRenewingIsNamedAsProbablyGone() throws Exception {
     String run = HDFS.path("/expired-run");
-    Path file = new Path(run, RunLock.FILE);
+    Path file = new Path(run, RunLayout.LOCK);
     DistributedFileSystem elsewhere = (DistributedFileSystem) file.getFileSystem(ownClient());
     RunLock.Holder holder = new RunLock.Holder("far", "other-host", 4242, Instant.now().toString(), "train", null, 0);
     FSDataOutputStream out = elsewhere.create(file, false);
@@ -102,7 +102,7 @@ class RunLockTest {
     ended.waitFor();
     RunLock.Holder dead = new RunLock.Holder("old", InetAddress.getLocalHost().getHostName(), ended.pid(),
         Instant.now().minusSeconds(60).toString(), "train", null, 0);
-    Files.write(run.resolve(RunLock.FILE), new ObjectMapper().writeValueAsBytes(dead));
+    Files.write(run.resolve(RunLayout.LOCK), new ObjectMapper().writeValueAsBytes(dead));
 
     try (RunLock lock = RunLock.acquire(run.toUri().toString(), "train", false, new Configuration())) {
       assertEquals(ProcessHandle.current().pid(), lock.holder().pid());
@@ -110,7 +110,7 @@ class RunLockTest {
           () -> RunLock.acquire(run.toUri().toString(), "train", false, new Configuration()));
       assertTrue(held.getMessage().contains("pid " + ProcessHandle.current().pid()), held.getMessage());
     }
-    assertFalse(Files.exists(run.resolve(RunLock.FILE)));
+    assertFalse(Files.exists(run.resolve(RunLayout.LOCK)));
   }
 
   @Test
@@ -158,11 +158,11 @@ class RunLockTest {
       ended.waitFor();
       RunLock.Holder claimed = new RunLock.Holder("hidden", InetAddress.getLocalHost().getHostName(), ended.pid(),
           Instant.now().minusSeconds(60).toString(), "train", null, 0);
-      Files.write(run.resolve(RunLock.FILE), new ObjectMapper().writeValueAsBytes(claimed));
+      Files.write(run.resolve(RunLayout.LOCK), new ObjectMapper().writeValueAsBytes(claimed));
       RunLock.Held held = assertThrows(RunLock.Held.class,
           () -> RunLock.acquire(run.toUri().toString(), "train", false, new Configuration()));
       assertTrue(held.getMessage().contains("pid " + ended.pid()), held.getMessage());
-      assertTrue(Files.exists(run.resolve(RunLock.FILE)), "the live holder's lock file was deleted");
+      assertTrue(Files.exists(run.resolve(RunLayout.LOCK)), "the live holder's lock file was deleted");
     } finally {
       holder.destroyForcibly().waitFor();
     }
@@ -170,13 +170,13 @@ class RunLockTest {
     try (RunLock lock = RunLock.acquire(run.toUri().toString(), "train", false, new Configuration())) {
       assertEquals(ProcessHandle.current().pid(), lock.holder().pid());
     }
-    assertFalse(Files.exists(run.resolve(RunLock.FILE)));
+    assertFalse(Files.exists(run.resolve(RunLayout.LOCK)));
   }
 
   @Test
   void onHdfsOnlyAHolderProvablyGoneIsTakenOverAndItsFileKeptAsideUntilRelease() throws Exception {
     String run = HDFS.path("/stale-run");
-    Path file = new Path(run, RunLock.FILE);
+    Path file = new Path(run, RunLayout.LOCK);
     FileSystem fs = file.getFileSystem(ownClient());
     Process ended = new ProcessBuilder("true").start();
     ended.waitFor();
@@ -206,7 +206,7 @@ class RunLockTest {
     try (FSDataOutputStream out = fs.create(file, true)) {
       out.write(new ObjectMapper().writeValueAsBytes(gone));
     }
-    Path aside = new Path(run, RunLock.FILE + ".stale-e");
+    Path aside = RunLayout.of(run).staleLock("e");
     try (RunLock lock = RunLock.acquire(run, "train", false, ownClient())) {
       assertTrue(fs.exists(aside), "a second taker of the same dead holder must find its name taken");
       assertThrows(RunLock.Held.class, () -> RunLock.acquire(run, "train", false, ownClient()));

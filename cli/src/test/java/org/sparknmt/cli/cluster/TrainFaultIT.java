@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.base.checkpoint.CheckpointStore;
 import org.sparknmt.base.checkpoint.CheckpointWritePause;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.model.ModelArtifact;
 
 /**
@@ -85,7 +86,7 @@ class TrainFaultIT {
   @Test
   void driverKilledInsideACheckpointWriteLeavesEveryCheckpointLoadableAndTheRerunResumes() throws Exception {
     String run = copyOfPrepared("checkpoint-kill");
-    String interrupted = CheckpointStore.name(8);
+    String interrupted = RunLayout.checkpointName(8);
     Driver driver = Driver.start(Map.of(CheckpointWritePause.VARIABLE, "8:600"), trainArgs(run, 12, 4));
     waitForOutput(driver, CheckpointWritePause.VARIABLE + ": the files of checkpoint " + interrupted);
     driver.kill();
@@ -108,9 +109,9 @@ class TrainFaultIT {
     assertEquals(0, rerun.waitFor(TRAIN_TIMEOUT), rerun.output());
     System.out.printf("checkpoint-kill: killed inside the write of %s (files written, not renamed): left %s,"
         + " intact %s all load; the rerun took the stale lock, resumed from %s and ended at step 12 in %.0f s%n",
-        interrupted, partial, intact.stream().map(c -> c.path().getName()).toList(), CheckpointStore.name(4),
+        interrupted, partial, intact.stream().map(c -> c.path().getName()).toList(), RunLayout.checkpointName(4),
         (System.nanoTime() - rerunAt) / 1e9);
-    assertTrue(rerun.output().contains("resuming from") && rerun.output().contains(CheckpointStore.name(4)),
+    assertTrue(rerun.output().contains("resuming from") && rerun.output().contains(RunLayout.checkpointName(4)),
         "the rerun did not resume from step 4:\n" + rerun.output());
     assertFalse(hdfs.exists(new Path(run + "/checkpoints/" + partial.get(0))), "the killed writer's folder was kept");
     assertFinalModelUsable(run, 12);

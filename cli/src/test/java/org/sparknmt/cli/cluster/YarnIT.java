@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.model.ModelArtifact;
 
 /**
@@ -88,7 +89,7 @@ class YarnIT {
     double clusterTrainSeconds = (System.nanoTime() - start) / 1e9;
     assertEquals(List.of(4L, 8L, 12L), steps());
     assertTrue(yarn.containerLogs().lines()
-            .anyMatch(line -> line.contains("resuming from") && line.contains(CheckpointStore.name(8))),
+            .anyMatch(line -> line.contains("resuming from") && line.contains(RunLayout.checkpointName(8))),
         "the cluster-mode driver did not resume from step 8");
     CheckpointStore.Checkpoint latest = new CheckpointStore(run, hdfs.getConf()).latest().orElseThrow();
     try (InputStream in = new CheckpointStore(run, hdfs.getConf()).openModel(latest)) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.cli.CommandLineRun;
 import org.sparknmt.cli.ExitCodes;
 import org.sparknmt.prepare.PrepareConfig;
@@ -87,7 +87,7 @@ class TableHypothesesCommandTest {
       table.repartition(1).write().parquet(table(1));
       table.repartition(3).write().parquet(table(3));
     }
-    TinyRun.checkpoint(run, CheckpointStore.name(1), 1, 5, 2.0, new Configuration());
+    TinyRun.checkpoint(run, RunLayout.checkpointName(1), 1, 5, 2.0, new Configuration());
   }
 
   @AfterAll

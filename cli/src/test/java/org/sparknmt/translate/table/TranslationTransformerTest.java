@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.base.UsageException;
-import org.sparknmt.base.checkpoint.CheckpointStore;
+import org.sparknmt.base.run.RunLayout;
 import org.sparknmt.common.scores.Evaluation;
 import org.sparknmt.common.table.TableFormat;
 import org.sparknmt.evaluate.EvaluateJob;
@@ -64,7 +64,7 @@ class TranslationTransformerTest {
   @BeforeAll
   static void prepare() throws IOException {
     run = TinyRun.prepare(SPARK.sc(), HDFS, "tiny-ml", 400);
-    TinyRun.checkpoint(run, CheckpointStore.name(10), 10, 1, 3.0, new Configuration());
+    TinyRun.checkpoint(run, RunLayout.checkpointName(10), 10, 1, 3.0, new Configuration());
     spark = SparkSession.builder().config(SPARK.sc().getConf()).getOrCreate();
     List<String> texts = new ArrayList<>(TinyRun.sample("valid.en.gz", 20));
     texts.add(3, null);
@@ -237,7 +237,7 @@ class TranslationTransformerTest {
 
   @Test
   void prefixColAndEnsembleParamsSearchAsTheTextPathDoes() throws IOException {
-    TinyRun.checkpoint(run, CheckpointStore.name(20), 20, 2, 4.0, new Configuration());
+    TinyRun.checkpoint(run, RunLayout.checkpointName(20), 20, 2, 4.0, new Configuration());
     List<String> texts = TinyRun.sample("valid.en.gz", 6);
     List<String> prefixes = Arrays.asList("Ein", null, "", "Zwei Hunde", "Ein", "Der");
     List<Row> rows = new ArrayList<>();
