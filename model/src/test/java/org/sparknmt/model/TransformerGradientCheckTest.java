@@ -8,8 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -40,15 +38,14 @@ class TransformerGradientCheckTest {
     check(true, false, false, 0.0);
   }
 
-  /** The other options; about a minute each on two cores. */
-  @ParameterizedTest(name = "share={0} preNorm={1} learnedPositions={2} dropout={3}")
+  /**
+   * Every other option at once (pre-norm, separate embeddings, learned positions, dropout): each changes its own
+   * part of the backward pass, so one check of all of them covers what a check of each would.
+   */
+  @Test
   @Tag("slow")
-  @CsvSource({
-      "false, true, true, 0.0",
-      "true, true, false, 0.2",
-  })
-  void otherVariants(boolean share, boolean preNorm, boolean learned, double dropout) {
-    check(share, preNorm, learned, dropout);
+  void preNormSeparateEmbeddingsLearnedPositionsDropout() {
+    check(false, true, true, 0.2);
   }
 
   private static void check(boolean share, boolean preNorm, boolean learned, double dropout) {
