@@ -65,28 +65,30 @@ final class BlockMomentum {
 
   /**
    * Replaces the averaged parameters {@code params} (θ_avg, in place) by the outer step from
-   * {@code before} (θ_before, the parameters the round started from; overwritten). Only for a round
-   * that {@link #appliesFrom(long)}. θ_before − lr·u is
-   * computed as θ_avg + (1 − lr)·G − lr·momentum·v (u = G + momentum·v, v the old buffer, or the new
-   * one with Nesterov), so that lr 1 and momentum 0 leave θ_avg exactly as it is.
+   * {@code before} (θ_before, the parameters the round started from; overwritten), with the momentum of
+   * the round that started at global step {@code roundStart} ({@link OuterConfig#momentumAt}). Only for a
+   * round that {@link #appliesFrom(long)}. θ_before − lr·u is computed as θ_avg + (1 − lr)·G − lr·m·v
+   * (u = G + m·v, v the old buffer, or the new one with Nesterov), so that lr 1 and momentum 0 leave
+   * θ_avg exactly as it is.
    */
-  void step(INDArray before, INDArray params) {
+  void step(long roundStart, INDArray before, INDArray params) {
+    double momentum = config.momentumAt(roundStart);
     try (MemoryWorkspace outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
       INDArray g = before.subi(params);
       if (velocity == null) {
         velocity = Nd4j.zerosLike(params);
       }
       if (!config.nesterov()) {
-        moveFromAverage(params, g);
+        moveFromAverage(params, g, momentum);
       }
-      velocity.muli(config.momentum()).addi(g);
+      velocity.muli(momentum).addi(g);
       if (config.nesterov()) {
-        moveFromAverage(params, g);
+        moveFromAverage(params, g, momentum);
       }
     }
   }
 
-  private void moveFromAverage(INDArray params, INDArray g) {
-    params.addi(g.mul(1 - config.lr())).subi(velocity.mul(config.lr() * config.momentum()));
+  private void moveFromAverage(INDArray params, INDArray g, double momentum) {
+    params.addi(g.mul(1 - config.lr())).subi(velocity.mul(config.lr() * momentum));
   }
 }

@@ -125,7 +125,7 @@ final class ParameterAveraging implements AutoCloseable {
         LongStream.of(workspaces).mapToObj(bytes -> String.format("%,d", bytes >> 20)).toList());
     network.getConfiguration().setIterationCount(Math.toIntExact(startStep + steps));
     if (outerStep) {
-      outer.step(before, network.params());
+      outer.step(startStep, before, network.params());
     }
   }
 

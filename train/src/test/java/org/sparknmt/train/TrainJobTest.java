@@ -143,13 +143,14 @@ class TrainJobTest {
   }
 
   /**
-   * The outer step starts at {@code train.outer.start_step}: the resumed half starts from a checkpoint
-   * written before it, which has no outer state, and must continue as the straight run did.
+   * The outer step starts at {@code train.outer.start_step}, its momentum ramping up over
+   * {@code train.outer.ramp_steps}: the resumed half starts from a checkpoint written before it, which has no
+   * outer state, and must continue through the ramp as the straight run did.
    */
   @Test
   void resumeAcrossTheOuterStartStepIsExact() throws IOException {
     String run = assertResumeIsExact("-delayed", "train.outer.lr=0.8", "train.outer.momentum=0.5",
-        "train.outer.nesterov=true", "train.outer.start_step=8", "train.keep_last=10");
+        "train.outer.nesterov=true", "train.outer.start_step=8", "train.outer.ramp_steps=4", "train.keep_last=10");
     CheckpointStore store = new CheckpointStore(run, SPARK.sc().hadoopConfiguration());
     CheckpointStore.Checkpoint first = store.list().stream().filter(c -> c.step() == 6).findFirst().orElseThrow();
     assertTrue(store.openOuter(first).isEmpty(), "rounds before the start step kept an outer state");
