@@ -255,7 +255,7 @@ public final class JobProgress implements AutoCloseable {
 
     @Override
     public void onJobStart(SparkListenerJobStart start) {
-      try {
+      quietly("job start", () -> {
         String jobGroup = start.properties() == null ? null : start.properties().getProperty("spark.jobGroup.id");
         if (group != null && !group.equals(jobGroup)) {
           return;
@@ -274,14 +274,12 @@ public final class JobProgress implements AutoCloseable {
           }
           stagesOfJob.put(start.jobId(), stages);
         }
-      } catch (Throwable e) {
-        LOG.debug("progress: job start", e);
-      }
+      });
     }
 
     @Override
     public void onStageSubmitted(SparkListenerStageSubmitted submitted) {
-      try {
+      quietly("stage submitted", () -> {
         synchronized (this) {
           int stage = submitted.stageInfo().stageId();
           submittedStages.add(stage);
@@ -296,9 +294,7 @@ public final class JobProgress implements AutoCloseable {
             }
           }
         }
-      } catch (Throwable e) {
-        LOG.debug("progress: stage submitted", e);
-      }
+      });
     }
 
     /** A stage runs once its parents are done: those never submitted were skipped, and so were theirs. */
@@ -324,7 +320,7 @@ public final class JobProgress implements AutoCloseable {
       if (count.accumulator == null) {
         return;
       }
-      try {
+      quietly("heartbeat", () -> {
         for (var task : javaList(update.accumUpdates())) {
           synchronized (this) {
             Long taskId = (Long) task._1();
@@ -340,14 +336,12 @@ public final class JobProgress implements AutoCloseable {
             }
           }
         }
-      } catch (Throwable e) {
-        LOG.debug("progress: heartbeat", e);
-      }
+      });
     }
 
     @Override
     public void onTaskEnd(SparkListenerTaskEnd end) {
-      try {
+      quietly("task end", () -> {
         synchronized (this) {
           Integer tasks = tasksOfStage.get(end.stageId());
           if (tasks == null) {
@@ -361,14 +355,12 @@ public final class JobProgress implements AutoCloseable {
             }
           }
         }
-      } catch (Throwable e) {
-        LOG.debug("progress: task end", e);
-      }
+      });
     }
 
     @Override
     public void onJobEnd(SparkListenerJobEnd end) {
-      try {
+      quietly("job end", () -> {
         synchronized (this) {
           List<Integer> stages = stagesOfJob.remove(end.jobId());
           if (stages == null) {
@@ -385,8 +377,15 @@ public final class JobProgress implements AutoCloseable {
           }
           notifyAll();
         }
+      });
+    }
+
+    /** Runs a handler's body: a progress line is never worth a failure on the listener bus. */
+    private void quietly(String event, Runnable body) {
+      try {
+        body.run();
       } catch (Throwable e) {
-        LOG.debug("progress: job end", e);
+        LOG.debug("progress: " + event, e);
       }
     }
 

@@ -1,4 +1,4 @@
-package org.sparknmt.cli;
+package org.sparknmt.evaluate;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -11,7 +11,6 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sparknmt.common.scores.BleuVector;
 import org.sparknmt.common.scores.Evaluation;
-import org.sparknmt.evaluate.EvaluateJob;
 import org.sparknmt.testkit.SparkCluster;
 
 /**
